@@ -1,0 +1,7 @@
+/** Every `lightmud` sub-command. Add a command by adding its module here (one line). */
+import type { Command } from '../command.js';
+import { validateCommand } from './validate.js';
+
+export const commands: Command[] = [
+  validateCommand,
+];

@@ -1,0 +1,101 @@
+/**
+ * The world graph's types. Rooms, characters and objects are nodes; containment
+ * and exits are edges. These types are shared by the engine, the server, the
+ * stores and the clients, so they contain plain data only.
+ */
+
+export type NodeId = string;
+
+/** LIGHT's location categories (Urbanek et al., 2019), compared case-insensitively. */
+export const ROOM_CATEGORIES = [
+  'Inside Castle', 'Outside Castle', 'Inside Church', 'Outside Church', 'Inside Tower', 'Outside Tower',
+  'Inside Palace', 'Outside Palace', 'Inside Temple', 'Outside Temple', 'Inside Cottage', 'Outside Cottage',
+  'Forest', 'Bazaar', 'Port', 'Countryside', 'Farm', 'Town', 'Cave', 'Frozen Tundra', 'Mountain', 'Desert',
+  'Netherworld', 'Shore', 'Lake', 'Underwater Aquapolis', 'Graveyard', 'Dungeon', 'Swamp', 'Trail',
+  'Magical Realm', 'Jungle', 'Abandoned', 'Tavern', 'Wasteland', 'City in the Clouds', 'Supernatural',
+] as const;
+
+export interface Exit {
+  /** What the player sees and types: "north", "path to the west", "the cellar stairs". */
+  label: string;
+  /** The room this exit leads to. */
+  to: NodeId;
+}
+
+export interface RoomNode {
+  kind: 'room';
+  id: NodeId;
+  name: string;
+  category: string;
+  description: string;
+  backstory: string;
+  exits: Exit[];
+}
+
+/** How a character is driven. */
+export type PolicyKind = 'idle' | 'human' | 'model' | 'scripted';
+
+export interface CharacterNode {
+  kind: 'character';
+  id: NodeId;
+  name: string;
+  /** Article used before the name: "a", "an", "the", or "" for proper names. */
+  prefix: string;
+  /** 3-5 first-person sentences. */
+  persona: string;
+  /** Second-person description ("You see a..." is not required; any prose addressed to the viewer). */
+  description: string;
+  policy: PolicyKind;
+}
+
+/** Object affordances, as in LIGHT: what can be done with an object. */
+export interface Affordances {
+  gettable: boolean;
+  /** Things can be put in it. */
+  container: boolean;
+  /** Things can be put on it. */
+  surface: boolean;
+  /** It can be wielded. */
+  weapon: boolean;
+  wearable: boolean;
+  food: boolean;
+  drink: boolean;
+}
+
+export interface ObjectNode extends Affordances {
+  kind: 'object';
+  id: NodeId;
+  name: string;
+  prefix: string;
+  description: string;
+}
+
+export type GraphNode = RoomNode | CharacterNode | ObjectNode;
+
+/**
+ * How a node is held by its parent.
+ *  - in: a character or object in a room, or an object inside a container
+ *  - on: an object on a surface
+ *  - carried / worn / wielded: an object held by a character
+ */
+export type Relation = 'in' | 'on' | 'carried' | 'worn' | 'wielded';
+
+export interface Placement {
+  parent: NodeId;
+  rel: Relation;
+}
+
+/** The whole serialisable state of a world. Plain JSON; `World` wraps it with indexes. */
+export interface WorldState {
+  title: string;
+  nodes: Record<NodeId, GraphNode>;
+  /**
+   * Where every non-room node is. Rooms have no placement. Key order is meaningful:
+   * a node that moves is re-inserted at the end, so children list oldest first.
+   */
+  placement: Record<NodeId, Placement>;
+  /** Seeded random state (mulberry32), so clones and reloads stay deterministic. */
+  rngState: number;
+  /** Counter for ids of nodes created at run time. */
+  nextId: number;
+}
