@@ -1,15 +1,140 @@
 /**
  * Import and export of LIGHT's graph-JSON world format (the maps of LIGHT's repository:
  * `nodes` keyed by node id with room / agent / object flags, `contained_nodes`,
- * `container_node`, `neighbors`, and object affordances).
+ * `container_node`, `neighbors` with exit labels, and object affordances). Node ids are kept
+ * as they are, so an import followed by an export keeps every field the engine uses.
+ *
+ * Mapping: an object with `container: true` holds things `in` it when its `surface_type` is
+ * "in", `on` it when "on". `wieldable` is our `weapon`. An object held by an agent with
+ * `equipped` set is wielded if it is wieldable, else worn if wearable, else carried.
  */
-import { WorldFileError } from '../engine/world-file.js';
-import type { NodeId, WorldState } from '../engine/types.js';
+import { WorldFileError, type WorldFileProblem } from '../engine/world-file.js';
+import type { CharacterNode, GraphNode, NodeId, ObjectNode, Placement, RoomNode, WorldState } from '../engine/types.js';
 
-export function isLightGraph(data: unknown): data is { nodes: Record<string, unknown> } {
-  return typeof data === 'object' && data !== null && 'nodes' in data && typeof (data as { nodes: unknown }).nodes === 'object' && !('format' in data);
+type LightNode = Record<string, unknown> & { node_id?: string };
+export interface LightGraph {
+  nodes: Record<string, LightNode>;
+  rooms?: string[];
+  agents?: string[];
+  objects?: string[];
+  title?: string;
+  [k: string]: unknown;
 }
 
-export function importLightGraph(_data: { nodes: Record<string, unknown> }, opts: { file: string; seed?: number; title?: string }): { state: WorldState; start: NodeId | null } {
-  throw new WorldFileError([{ file: opts.file, entity: '(file)', field: '(format)', message: 'LIGHT graph import is being written' }]);
+export function isLightGraph(data: unknown): data is LightGraph {
+  return typeof data === 'object' && data !== null && !Array.isArray(data) && 'nodes' in data &&
+    typeof (data as { nodes: unknown }).nodes === 'object' && (data as { nodes: unknown }).nodes !== null && !('format' in data);
+}
+
+const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
+const bool = (v: unknown): boolean => v === true;
+
+export function importLightGraph(data: LightGraph, opts: { file: string; seed?: number; title?: string }): { state: WorldState; start: NodeId | null } {
+  const problems: WorldFileProblem[] = [];
+  const nodes: Record<NodeId, GraphNode> = {};
+  const raw = data.nodes;
+  const kindOf = (n: LightNode): 'room' | 'character' | 'object' | null =>
+    n['room'] === true ? 'room' : n['agent'] === true ? 'character' : n['object'] === true ? 'object' : null;
+
+  for (const [id, n] of Object.entries(raw)) {
+    if (typeof n !== 'object' || n === null) {
+      problems.push({ file: opts.file, entity: `node ${id}`, field: '(node)', message: 'not an object' });
+      continue;
+    }
+    const kind = kindOf(n);
+    const name = str(n['name']).trim();
+    if (!kind) { problems.push({ file: opts.file, entity: `node ${id}`, field: 'room/agent/object', message: 'none of room, agent, object is true' }); continue; }
+    if (!name) { problems.push({ file: opts.file, entity: `node ${id}`, field: 'name', message: 'missing name' }); continue; }
+    if (kind === 'room') {
+      const exits = Object.entries((n['neighbors'] as Record<string, { label?: unknown; target_id?: unknown }> | undefined) ?? {}).map(([key, e]) => ({
+        label: str(e?.label, str(e?.target_id, key)),
+        to: str(e?.target_id, key),
+      }));
+      const desc = str(n['desc']);
+      const extra = str(n['extra_desc']);
+      const room: RoomNode = { kind: 'room', id, name, category: str(n['category'], 'Unknown'), description: desc, backstory: extra && extra !== desc ? extra : '', exits };
+      nodes[id] = room;
+    } else if (kind === 'character') {
+      const ch: CharacterNode = {
+        kind: 'character', id, name, prefix: str(n['name_prefix'], 'a'), persona: str(n['persona']), description: str(n['desc']),
+        policy: n['is_player'] === true ? 'human' : 'idle',
+      };
+      nodes[id] = ch;
+    } else {
+      const container = bool(n['container']);
+      const surfaceType = str(n['surface_type'], 'in');
+      const obj: ObjectNode = {
+        kind: 'object', id, name, prefix: str(n['name_prefix'], 'a'), description: str(n['desc']),
+        gettable: n['gettable'] === undefined ? true : bool(n['gettable']),
+        container: container && surfaceType !== 'on',
+        surface: container && surfaceType === 'on',
+        weapon: bool(n['wieldable']), wearable: bool(n['wearable']), food: bool(n['food']), drink: bool(n['drink']),
+      };
+      nodes[id] = obj;
+    }
+  }
+
+  const placement: Record<NodeId, Placement> = {};
+  for (const [id, node] of Object.entries(nodes)) {
+    if (node.kind === 'room') {
+      node.exits.forEach((e, i) => {
+        if (nodes[e.to]?.kind !== 'room') problems.push({ file: opts.file, entity: `room ${id}`, field: `neighbors.${i}`, message: `"${e.to}" is not a room` });
+      });
+      continue;
+    }
+    const n = raw[id]!;
+    const parent = str((n['container_node'] as { target_id?: unknown } | undefined)?.target_id);
+    const p = nodes[parent];
+    if (!p) { problems.push({ file: opts.file, entity: `${node.kind} ${id}`, field: 'container_node', message: `"${parent}" is not a node` }); continue; }
+    if (node.kind === 'character') {
+      if (p.kind !== 'room') problems.push({ file: opts.file, entity: `character ${id}`, field: 'container_node', message: `"${parent}" is not a room` });
+      else placement[id] = { parent, rel: 'in' };
+      continue;
+    }
+    if (p.kind === 'room') placement[id] = { parent, rel: 'in' };
+    else if (p.kind === 'character') {
+      const equipped = n['equipped'] !== null && n['equipped'] !== undefined && n['equipped'] !== false;
+      placement[id] = { parent, rel: equipped && node.weapon ? 'wielded' : equipped && node.wearable ? 'worn' : 'carried' };
+    } else placement[id] = { parent, rel: p.surface ? 'on' : 'in' };
+  }
+  if (problems.length) throw new WorldFileError(problems);
+  const roomIds = Object.values(nodes).filter((n) => n.kind === 'room').map((n) => n.id);
+  const first = (data.rooms ?? []).find((r) => nodes[r]?.kind === 'room') ?? roomIds[0] ?? null;
+  return {
+    state: { title: str(data.title) || opts.title || 'LIGHT world', nodes, placement, rngState: (opts.seed ?? 1) >>> 0, nextId: 1 },
+    start: first,
+  };
+}
+
+/** Export a world in LIGHT's graph-JSON format. */
+export function exportLightGraph(state: WorldState): LightGraph {
+  const nodes: Record<string, LightNode> = {};
+  const contained: Record<string, Record<string, { target_id: string }>> = {};
+  for (const [id, p] of Object.entries(state.placement)) (contained[p.parent] ??= {})[id] = { target_id: id };
+  for (const n of Object.values(state.nodes)) {
+    const common = { node_id: n.id, name: n.name, names: [n.name], contained_nodes: contained[n.id] ?? {} };
+    if (n.kind === 'room') {
+      nodes[n.id] = {
+        ...common, room: true, agent: false, object: false, classes: ['room'], desc: n.description, extra_desc: n.backstory || n.description,
+        category: n.category, name_prefix: 'the', container_node: { target_id: 'VOID' }, contain_size: 100000, size: 1, surface_type: 'in',
+        neighbors: Object.fromEntries(n.exits.map((e) => [e.to, { label: e.label, target_id: e.to, examine_desc: null, locked_edge: null }])),
+      };
+    } else if (n.kind === 'character') {
+      nodes[n.id] = {
+        ...common, room: false, agent: true, object: false, classes: ['agent'], desc: n.description, persona: n.persona, name_prefix: n.prefix,
+        is_player: n.policy === 'human', container_node: { target_id: state.placement[n.id]?.parent ?? 'VOID' }, contain_size: 20, size: 20,
+      };
+    } else {
+      const p = state.placement[n.id];
+      const classes = ['object', ...(n.container || n.surface ? ['container'] : []), ...(n.gettable ? [] : ['not_gettable']), ...(n.wearable ? ['wearable'] : []), ...(n.weapon ? ['wieldable'] : []), ...(n.food ? ['food'] : []), ...(n.drink ? ['drink'] : [])];
+      nodes[n.id] = {
+        ...common, room: false, agent: false, object: true, classes, desc: n.description, name_prefix: n.prefix,
+        gettable: n.gettable, container: n.container || n.surface, surface_type: n.surface ? 'on' : 'in', wieldable: n.weapon,
+        wearable: n.wearable, food: n.food, drink: n.drink, equipped: p && (p.rel === 'worn' || p.rel === 'wielded') ? true : null,
+        container_node: { target_id: p?.parent ?? 'VOID' }, contain_size: n.container || n.surface ? 20 : 0, size: 1, dead: false,
+      };
+    }
+  }
+  const ids = (k: GraphNode['kind']) => Object.values(state.nodes).filter((n) => n.kind === k).map((n) => n.id);
+  return { title: state.title, rooms: ids('room'), agents: ids('character'), objects: ids('object'), nodes };
 }

@@ -1,7 +1,9 @@
 /** Every `lightmud` sub-command. Add a command by adding its module here (one line). */
 import type { Command } from '../command.js';
+import { playCommand } from './play.js';
 import { validateCommand } from './validate.js';
 
 export const commands: Command[] = [
+  playCommand,
   validateCommand,
 ];

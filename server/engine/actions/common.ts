@@ -1,0 +1,79 @@
+/** Constraint building blocks shared by the action rules. */
+import { a, capitalize, the } from '../names.js';
+import type { GraphNode, NodeId, ObjectNode } from '../types.js';
+import type { World } from '../world.js';
+import type { ActionArgs, Constraint } from './rule.js';
+
+export const nameOf = (w: World, id: NodeId | undefined): string => (id ? w.node(id)?.name ?? '?' : '?');
+export const theOf = (w: World, id: NodeId | undefined): string => {
+  const n = id ? w.node(id) : undefined;
+  return n ? the(n) : 'it';
+};
+export const aOf = (w: World, id: NodeId | undefined): string => {
+  const n = id ? w.node(id) : undefined;
+  return n ? a(n) : 'something';
+};
+export const The = (w: World, id: NodeId | undefined) => capitalize(theOf(w, id));
+
+/** Is `id` held directly by `actor` with relation `carried`? */
+export function carries(w: World, actor: NodeId, id: NodeId | undefined): boolean {
+  if (!id) return false;
+  const p = w.placement(id);
+  return p?.parent === actor && p.rel === 'carried';
+}
+
+/** Where an object that the actor does not carry is, in words: "You are wearing the cloak." */
+export function whereInstead(w: World, actor: NodeId, id: NodeId | undefined): string {
+  if (!id || !w.node(id)) return "You don't have that.";
+  const p = w.placement(id);
+  const name = theOf(w, id);
+  if (p?.parent === actor && p.rel === 'worn') return `You are wearing ${name}; remove it first.`;
+  if (p?.parent === actor && p.rel === 'wielded') return `You are wielding ${name}; remove it first.`;
+  if (w.holderOf(id) === actor) return `${capitalize(name)} is ${p?.rel} ${theOf(w, p?.parent)}; get it out first.`;
+  const holder = w.holderOf(id);
+  if (holder) return `You aren't carrying ${name}; ${theOf(w, holder)} has it.`;
+  return `You aren't carrying ${name}.`;
+}
+
+/** In the actor's room at any depth and not held by another character, or held by the actor. */
+export function withinReach(w: World, actor: NodeId, id: NodeId | undefined): boolean {
+  if (!id || !w.object(id)) return false;
+  const holder = w.holderOf(id);
+  if (holder) return holder === actor;
+  return w.roomOf(id) === w.roomOf(actor);
+}
+
+/** Another character in the actor's room. */
+export function targetHere(): Constraint {
+  return {
+    id: 'same_room',
+    holds: (w, actor, args) => !!args.target && args.target !== actor && !!w.character(args.target) && w.roomOf(args.target) === w.roomOf(actor),
+    failure: (w, actor, args) => {
+      if (args.target === actor) return "You can't do that to yourself.";
+      if (!args.target || !w.character(args.target)) return `${The(w, args.target)} is not someone you can do that to.`;
+      return `${The(w, args.target)} is not here.`;
+    },
+  };
+}
+
+export function objectCarried(): Constraint {
+  return { id: 'carried', holds: (w, actor, x) => carries(w, actor, x.object), failure: (w, actor, x) => whereInstead(w, actor, x.object) };
+}
+
+export function objectIs(flag: keyof Pick<ObjectNode, 'gettable' | 'wearable' | 'weapon' | 'food' | 'drink'>, id: string, why: (name: string) => string): Constraint {
+  return {
+    id,
+    holds: (w, _actor, x) => !!x.object && !!w.object(x.object)?.[flag],
+    failure: (w, _actor, x) => why(theOf(w, x.object)),
+  };
+}
+
+/** Candidate bindings: each of the actor's directly carried objects. */
+export function carriedObjects(w: World, actor: NodeId): ActionArgs[] {
+  return w.objectsIn(actor, 'carried').map((o) => ({ object: o.id }));
+}
+
+export function otherCharactersHere(w: World, actor: NodeId): GraphNode[] {
+  const room = w.roomOf(actor);
+  return room ? w.charactersIn(room).filter((c) => c.id !== actor) : [];
+}

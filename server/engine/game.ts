@@ -1,0 +1,354 @@
+/**
+ * The rules entry point: execute one line of a character's input against a world, and list the
+ * actions a character can take. Pure: it reads and changes the World and returns events; it does
+ * no I/O. A command that fails changes nothing and says why.
+ */
+import { ACTIONS, firstFailure, type ActionArgs, type ActionName, type ActionRule, type Failure } from './actions/index.js';
+import { emoteTargetPhrase, emoteThirdPerson, type Emote } from './emotes.js';
+import { seenInRoom, type GameEvent } from './events.js';
+import { helpText } from './help.js';
+import { capitalize, listing, the } from './names.js';
+import { DIRECTIONS, parse, type ActionSlots, type Intent } from './parser.js';
+import { distinctNames, matchScore, parsePhrase, resolve } from './resolve.js';
+import type { NodeId } from './types.js';
+import { examine, inventory, look } from './views.js';
+import type { World } from './world.js';
+
+export interface Outcome {
+  /** The command was understood and carried out (look / examine / inventory count when answered). */
+  ok: boolean;
+  /** What the actor perceives in reply. */
+  text: string;
+  /** What happened, with each viewer's perception. Empty when nothing happened. */
+  events: GameEvent[];
+  /** For graph actions that succeeded: LIGHT's canonical text. */
+  action?: string;
+  /** When the command failed a rule: which constraint. */
+  failed?: string;
+}
+
+export const MAX_INPUT_LENGTH = 1000;
+export const MAX_SPEECH_LENGTH = 500;
+
+const fail = (text: string, failed?: string): Outcome => (failed ? { ok: false, text, events: [], failed } : { ok: false, text, events: [] });
+
+/** Strip control characters and invalid text; keep printable Unicode. */
+export function sanitiseInput(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffd]/g, '').replace(/[\r\n\t]+/g, ' ');
+}
+
+export function execute(world: World, actor: NodeId, input: string): Outcome {
+  const me = world.character(actor);
+  if (!me) return fail(`There is no character "${actor}".`);
+  if (!world.roomOf(actor)) return fail('You are nowhere; you cannot act.');
+  if (input.length > MAX_INPUT_LENGTH) return fail(`That command is too long (${input.length} characters; the limit is ${MAX_INPUT_LENGTH}).`);
+  const intent = parse(sanitiseInput(input));
+  return executeIntent(world, actor, intent);
+}
+
+export function executeIntent(world: World, actor: NodeId, intent: Intent): Outcome {
+  switch (intent.kind) {
+    case 'action': return doAction(world, actor, intent.action, intent.options);
+    case 'equip': return doEquip(world, actor, intent.object);
+    case 'look': return { ok: true, text: look(world, actor), events: [] };
+    case 'inventory': return { ok: true, text: inventory(world, actor), events: [] };
+    case 'examine': return doExamine(world, actor, intent.what);
+    case 'go': return doGo(world, actor, intent.where);
+    case 'say': return doSay(world, actor, intent.text);
+    case 'tell': return doTell(world, actor, intent.who, intent.text, intent.whisper);
+    case 'shout': return doShout(world, actor, intent.text);
+    case 'emote': return doEmote(world, actor, intent.emote, intent.who);
+    case 'help': {
+      const text = helpText(intent.topic);
+      return text ? { ok: true, text, events: [] } : fail(`There is no help on "${intent.topic}". Type help for the list of commands.`);
+    }
+    case 'incomplete': return fail(intent.message);
+    case 'unknown': return fail(`I don't know the word "${intent.verb}". Type help for the list of commands.`);
+  }
+}
+
+// ---- graph actions -----------------------------------------------------------------------------
+
+function objectPool(world: World, actor: NodeId): NodeId[] {
+  return world.visibleFrom(actor).filter((id) => world.object(id));
+}
+
+function characterPool(world: World, actor: NodeId): NodeId[] {
+  const room = world.roomOf(actor)!;
+  return [...world.charactersIn(room).map((c) => c.id)];
+}
+
+type SlotResult = { ok: true; ids: NodeId[] } | { ok: false; message: string };
+
+function resolveSlot(world: World, actor: NodeId, slot: 'object' | 'target' | 'container', text: string): SlotResult {
+  if (slot === 'target' && /^(me|myself|self)$/i.test(text.trim())) return { ok: true, ids: [actor] };
+  const pool = slot === 'target' ? characterPool(world, actor) : objectPool(world, actor);
+  const r = resolve(world, text, pool);
+  if (r.kind === 'found') return { ok: true, ids: r.ids };
+  const phrase = parsePhrase(text);
+  const shown = phrase.words.join(' ') || text.trim();
+  if (r.kind === 'ordinal_out_of_range') return { ok: false, message: `You only see ${r.count} ${shown}${r.count === 1 ? '' : 's'} here.` };
+  if (slot === 'target') {
+    const obj = resolve(world, text, objectPool(world, actor));
+    if (obj.kind === 'found') return { ok: false, message: `${capitalize(the(world.node(obj.ids[0]!)!))} is not someone you can do that to.` };
+    return { ok: false, message: `You don't see anyone called "${shown}" here.` };
+  }
+  const person = resolve(world, text, characterPool(world, actor));
+  if (person.kind === 'found') return { ok: false, message: `${capitalize(the(world.node(person.ids[0]!)!))} is a person, not a thing.` };
+  return { ok: false, message: `You don't see any "${shown}" here.` };
+}
+
+const MAX_BINDINGS = 400;
+
+function doAction(world: World, actor: NodeId, name: ActionName, options: ActionSlots[]): Outcome {
+  const rule = ACTIONS[name];
+  let firstProblem: string | null = null;
+  for (const option of options) {
+    const perSlot: Partial<Record<'object' | 'target' | 'container', NodeId[]>> = {};
+    let problem: string | null = null;
+    for (const slot of rule.slots) {
+      const text = option[slot];
+      if (text === undefined) {
+        problem = `${capitalize(name.replace('_from', ''))} what?`;
+        break;
+      }
+      const r = resolveSlot(world, actor, slot, text);
+      if (!r.ok) {
+        problem = r.message;
+        break;
+      }
+      perSlot[slot] = r.ids;
+    }
+    if (problem) {
+      firstProblem ??= problem;
+      continue;
+    }
+    return bindAndRun(world, actor, rule, perSlot, option.prep);
+  }
+  return fail(firstProblem ?? "I don't understand that.");
+}
+
+/** Try every binding of the resolved slots; run the one that succeeds, or ask, or explain. */
+function bindAndRun(world: World, actor: NodeId, rule: ActionRule, perSlot: Partial<Record<'object' | 'target' | 'container', NodeId[]>>, prep?: 'in' | 'on'): Outcome {
+  let bindings: ActionArgs[] = [prep ? { prep } : {}];
+  for (const slot of rule.slots) {
+    const next: ActionArgs[] = [];
+    for (const b of bindings) for (const id of perSlot[slot] ?? []) if (next.length < MAX_BINDINGS) next.push({ ...b, [slot]: id });
+    bindings = next;
+  }
+  const passing = bindings.filter((b) => !firstFailure(rule, world, actor, b));
+  // None succeeds: keep those that got furthest through the constraints, to explain the nearest miss.
+  const progress = (b: ActionArgs) => {
+    const i = rule.constraints.findIndex((c) => !c.holds(world, actor, b));
+    return i < 0 ? rule.constraints.length : i;
+  };
+  const furthest = Math.max(...bindings.map(progress));
+  const chosen = passing.length ? passing : bindings.filter((b) => progress(b) === furthest);
+  // Ask when differently named things remain in a slot.
+  for (const slot of passing.length || furthest > 0 ? rule.slots : []) {
+    const names = distinctNames(world, [...new Set(chosen.map((b) => b[slot]!))]);
+    if (names.length > 1) return fail(`Which ${slot === 'target' ? 'one' : 'do'} you mean: ${listing(names.map((n) => `the ${n}`), 'or')}?`.replace('Which one you mean', 'Whom do you mean').replace('Which do you mean', `Which ${commonWord(names)} do you mean`));
+  }
+  const args = chosen[0]!;
+  const failure: Failure | null = passing.length ? null : firstFailure(rule, world, actor, args);
+  if (failure) return fail(failure.message, failure.constraint);
+  const event = rule.apply(world, actor, args);
+  return { ok: true, text: event.seen[actor] ?? '', events: [event], action: event.action! };
+}
+
+/** The last word the names share ("old scroll", "torn scroll" -> "scroll"), else "one". */
+function commonWord(names: string[]): string {
+  const lastWords = new Set(names.map((n) => n.split(/\s+/).pop()));
+  return lastWords.size === 1 ? [...lastWords][0]! : 'one';
+}
+
+function doEquip(world: World, actor: NodeId, text: string): Outcome {
+  const r = resolveSlot(world, actor, 'object', text);
+  if (!r.ok) return fail(r.message);
+  const id = r.ids.find((i) => world.object(i)?.wearable || world.object(i)?.weapon) ?? r.ids[0]!;
+  const o = world.object(id)!;
+  if (o.wearable) return bindAndRun(world, actor, ACTIONS.wear, { object: r.ids.filter((i) => world.object(i)?.wearable) });
+  if (o.weapon) return bindAndRun(world, actor, ACTIONS.wield, { object: r.ids.filter((i) => world.object(i)?.weapon) });
+  return fail(`You can't equip ${the(o)}: it can be neither worn nor wielded.`, 'equippable');
+}
+
+// ---- looking -----------------------------------------------------------------------------------
+
+function doExamine(world: World, actor: NodeId, what: string): Outcome {
+  const room = world.roomOf(actor)!;
+  if (/^(room|here|around)$/i.test(what.trim())) return { ok: true, text: examine(world, actor, room), events: [] };
+  if (/^(me|myself|self)$/i.test(what.trim())) return { ok: true, text: examine(world, actor, actor), events: [] };
+  const pool = world.visibleFrom(actor);
+  const r = resolve(world, what, pool);
+  if (r.kind === 'found') {
+    const names = distinctNames(world, r.ids);
+    if (names.length > 1) return fail(`Which ${commonWord(names)} do you mean: ${listing(names.map((n) => `the ${n}`), 'or')}?`);
+    return { ok: true, text: examine(world, actor, r.ids[0]!), events: [] };
+  }
+  if (matchScore(parsePhrase(what), world.room(room)!.name)) return { ok: true, text: examine(world, actor, room), events: [] };
+  return fail(`You don't see any "${parsePhrase(what).words.join(' ') || what}" here.`);
+}
+
+// ---- moving ------------------------------------------------------------------------------------
+
+function findExit(world: World, room: NodeId, where: string): { ok: true; index: number } | { ok: false; message: string } {
+  const exits = world.room(room)?.exits ?? [];
+  if (!exits.length) return { ok: false, message: 'There is no way out of here.' };
+  const text = where.trim().toLowerCase();
+  const dir = DIRECTIONS[text];
+  const phrase = parsePhrase(text);
+  const scored = exits.map((e, index) => {
+    const label = e.label.toLowerCase();
+    let score = 0;
+    if (label === text || (dir && label === dir)) score = 4;
+    else if (dir && new RegExp(`\\b${dir}\\b`).test(label)) score = 3;
+    else if (matchScore(phrase, e.label) || matchScore(phrase, world.room(e.to)?.name ?? '') === 2) score = 2;
+    else if (matchScore(phrase, world.room(e.to)?.name ?? '')) score = 1;
+    return { index, score };
+  });
+  const best = Math.max(...scored.map((s) => s.score));
+  if (best === 0) return { ok: false, message: `You can't go "${where}" from here. ${exitsSentence(world, room)}` };
+  const top = scored.filter((s) => s.score === best);
+  if (top.length > 1) return { ok: false, message: `Which way do you mean: ${listing(top.map((s) => exits[s.index]!.label), 'or')}?` };
+  return { ok: true, index: top[0]!.index };
+}
+
+function exitsSentence(world: World, room: NodeId): string {
+  const exits = world.room(room)?.exits ?? [];
+  return `Exits: ${exits.map((e) => e.label).join(', ')}.`;
+}
+
+/** "go north" / "go up the hill path" / "take the path to the west", and the third person. */
+export function exitPhrase(label: string): { you: string; they: string } {
+  const l = label.trim();
+  if (DIRECTIONS[l.toLowerCase()] || /^(up|down|in|into|out|through|across|along|over|under|back|north|south|east|west|towards?)\b/i.test(l)) {
+    return { you: `go ${l}`, they: `goes ${l}` };
+  }
+  const noun = l.replace(/^the\s+/i, '');
+  return { you: `take the ${noun}`, they: `takes the ${noun}` };
+}
+
+function doGo(world: World, actor: NodeId, where: string): Outcome {
+  const from = world.roomOf(actor)!;
+  const r = findExit(world, from, where);
+  if (!r.ok) return fail(r.message, 'exit');
+  const exit = world.room(from)!.exits[r.index]!;
+  const me = world.character(actor)!;
+  const way = exitPhrase(exit.label);
+  const leave = seenInRoom(world, from, actor, { actor: `You ${way.you}.`, others: `${capitalize(the(me))} ${way.they}.` });
+  world.move(actor, exit.to, 'in');
+  const arriveSeen = seenInRoom(world, exit.to, actor, { actor: '', others: `${capitalize(the(me))} arrives.` });
+  delete arriveSeen[actor];
+  const text = `You ${way.you}.\n${look(world, actor)}`;
+  const events: GameEvent[] = [
+    { type: 'leave', actor, room: from, text: exit.label, seen: { ...leave, [actor]: text } },
+    { type: 'arrive', actor, room: exit.to, seen: arriveSeen },
+  ];
+  return { ok: true, text, events };
+}
+
+// ---- speech and emotes ---------------------------------------------------------------------------
+
+function cleanSpeech(text: string): string {
+  return sanitiseInput(text).trim().replace(/^["']|["']$/g, '').trim();
+}
+
+function doSay(world: World, actor: NodeId, raw: string): Outcome {
+  const text = cleanSpeech(raw);
+  if (!text) return fail('Say what?');
+  if (text.length > MAX_SPEECH_LENGTH) return fail(`That is too long to say at once (the limit is ${MAX_SPEECH_LENGTH} characters).`);
+  const me = world.character(actor)!;
+  const room = world.roomOf(actor)!;
+  const seen = seenInRoom(world, room, actor, { actor: `You say, "${text}"`, others: `${capitalize(the(me))} says, "${text}"` });
+  return { ok: true, text: seen[actor]!, events: [{ type: 'say', actor, room, text, seen }] };
+}
+
+function doTell(world: World, actor: NodeId, who: string, raw: string, whisper: boolean): Outcome {
+  let target = resolveSlot(world, actor, 'target', who);
+  let message = raw;
+  // "tell old man hello": the first word alone may not be the name; try two words.
+  if (target.ok && target.ids.length === 0) target = { ok: false, message: '' };
+  if (!target.ok) {
+    const words = `${who} ${raw}`.split(/\s+/);
+    for (let n = 1; n < Math.min(words.length, 5); n++) {
+      const t = resolveSlot(world, actor, 'target', words.slice(0, n).join(' '));
+      if (t.ok) {
+        target = t;
+        message = words.slice(n).join(' ');
+      }
+    }
+  }
+  if (!target.ok) return fail(target.message);
+  const names = distinctNames(world, target.ids);
+  if (names.length > 1) return fail(`Whom do you mean: ${listing(names.map((n) => `the ${n}`), 'or')}?`);
+  const to = target.ids[0]!;
+  if (to === actor) return fail('You mutter to yourself.');
+  const text = cleanSpeech(message);
+  if (!text) return fail(`${whisper ? 'Whisper' : 'Tell'} them what?`);
+  if (text.length > MAX_SPEECH_LENGTH) return fail(`That is too long to say at once (the limit is ${MAX_SPEECH_LENGTH} characters).`);
+  const me = world.character(actor)!;
+  const them = world.character(to)!;
+  const room = world.roomOf(actor)!;
+  const Me = capitalize(the(me));
+  const seen = whisper
+    ? seenInRoom(world, room, actor, { actor: `You whisper to ${the(them)}, "${text}"`, target: `${Me} whispers to you, "${text}"`, others: `${Me} whispers something to ${the(them)}.` }, to)
+    : seenInRoom(world, room, actor, { actor: `You tell ${the(them)}, "${text}"`, target: `${Me} tells you, "${text}"`, others: `${Me} tells ${the(them)}, "${text}"` }, to);
+  return { ok: true, text: seen[actor]!, events: [{ type: whisper ? 'whisper' : 'tell', actor, room, target: to, text, seen }] };
+}
+
+function doShout(world: World, actor: NodeId, raw: string): Outcome {
+  const text = cleanSpeech(raw);
+  if (!text) return fail('Shout what?');
+  if (text.length > MAX_SPEECH_LENGTH) return fail(`That is too long to shout at once (the limit is ${MAX_SPEECH_LENGTH} characters).`);
+  const me = world.character(actor)!;
+  const room = world.roomOf(actor)!;
+  const seen = seenInRoom(world, room, actor, { actor: `You shout, "${text}"`, others: `${capitalize(the(me))} shouts, "${text}"` });
+  for (const next of world.neighbours(room)) {
+    const back = world.room(next)?.exits.find((e) => e.to === room);
+    const from = back ? ` from ${back.label}` : ' from nearby';
+    for (const c of world.charactersIn(next)) seen[c.id] = `Someone shouts${from}, "${text}"`;
+  }
+  return { ok: true, text: seen[actor]!, events: [{ type: 'shout', actor, room, text, seen }] };
+}
+
+function doEmote(world: World, actor: NodeId, emote: Emote, who?: string): Outcome {
+  const me = world.character(actor)!;
+  const room = world.roomOf(actor)!;
+  let target: NodeId | undefined;
+  if (who) {
+    const r = resolveSlot(world, actor, 'target', who);
+    if (!r.ok) return fail(r.message);
+    const names = distinctNames(world, r.ids);
+    if (names.length > 1) return fail(`Whom do you mean: ${listing(names.map((n) => `the ${n}`), 'or')}?`);
+    target = r.ids[0]!;
+    if (target === actor) target = undefined;
+  }
+  const them = target ? world.character(target)! : undefined;
+  const Me = capitalize(the(me));
+  const third = emoteThirdPerson(emote);
+  const seen = seenInRoom(world, room, actor, {
+    actor: `You ${emote}${emoteTargetPhrase(emote, them ? the(them) : undefined)}.`,
+    target: `${Me} ${third}${emoteTargetPhrase(emote, 'you')}.`,
+    others: `${Me} ${third}${emoteTargetPhrase(emote, them ? the(them) : undefined)}.`,
+  }, target);
+  const ev: GameEvent = { type: 'emote', actor, room, text: emote, seen };
+  if (target) ev.target = target;
+  return { ok: true, text: seen[actor]!, events: [ev] };
+}
+
+// ---- valid actions -------------------------------------------------------------------------------
+
+/**
+ * Every graph action (LIGHT's table 12) the character can execute now, as canonical text,
+ * deduplicated, in a stable order. Equal to the set of canonical actions that succeed.
+ */
+export function validActions(world: World, actor: NodeId): string[] {
+  if (!world.character(actor) || !world.roomOf(actor)) return [];
+  const out = new Set<string>();
+  for (const rule of Object.values(ACTIONS)) {
+    for (const args of rule.candidates(world, actor)) {
+      if (!firstFailure(rule, world, actor, args)) out.add(rule.canonical(world, args));
+    }
+  }
+  return [...out];
+}

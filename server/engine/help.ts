@@ -1,0 +1,36 @@
+/** The text of `help` and `help <topic>`. */
+import { EMOTES } from './emotes.js';
+
+export const HELP_TOPICS: Record<string, string> = {
+  get: 'get X (take, grab, pick up X) picks up something in the room. get X from Y takes it out of a container or off a surface.',
+  drop: 'drop X puts something you carry on the ground.',
+  put: 'put X in Y puts something you carry into a container; put X on Y onto a surface.',
+  give: 'give X to A hands something you carry to someone here.',
+  steal: "steal X from A takes something someone here is carrying (not what they wear or wield).",
+  wear: 'wear X (put on, don, equip) wears something you carry that can be worn.',
+  wield: 'wield X (equip, brandish) holds a weapon you carry ready.',
+  remove: 'remove X (take off, unwield) stops wearing or wielding something.',
+  eat: 'eat X eats food you carry. drink X drinks a drink you carry. Either is gone afterwards.',
+  hit: 'hit A (attack, punch) strikes someone here. hug A embraces them.',
+  look: 'look (l) describes the room. examine X (x, look at X) describes a thing, a person, or the room (examine room).',
+  inventory: 'inventory (i) lists what you carry, wear and wield.',
+  go: 'go EXIT moves through an exit: go north, north, n, go path to the west, or go to <room name>.',
+  say: "say TEXT (or 'TEXT) speaks to the room. tell A TEXT speaks to one person so all hear; whisper A TEXT so only they hear. shout TEXT is heard in the rooms next door.",
+  emotes: `emotes: ${EMOTES.join(', ')}. Use alone (wave) or at someone (wave at orc).`,
+};
+
+export function helpText(topic?: string): string | null {
+  if (topic) {
+    const key = Object.keys(HELP_TOPICS).find((k) => k === topic || HELP_TOPICS[k]!.toLowerCase().includes(`${topic} `));
+    return key ? HELP_TOPICS[key]! : null;
+  }
+  return [
+    'Commands:',
+    '  look, examine X, inventory, go EXIT',
+    '  get X, get X from Y, drop X, put X in/on Y, give X to A, steal X from A',
+    '  wear X, wield X, remove X, eat X, drink X, hit A, hug A',
+    "  say TEXT ('TEXT), tell A TEXT, whisper A TEXT, shout TEXT",
+    `  emotes: ${EMOTES.join(', ')} (alone, or at someone: wave at orc)`,
+    'Type help <command> for more, e.g. help put.',
+  ].join('\n');
+}

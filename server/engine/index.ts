@@ -1,0 +1,11 @@
+/** The engine's public surface: the world graph, its rules, and its file format. Pure, no I/O. */
+export * from './types.js';
+export { World } from './world.js';
+export { execute, executeIntent, validActions, sanitiseInput, MAX_INPUT_LENGTH, type Outcome } from './game.js';
+export { perceive, type GameEvent } from './events.js';
+export { ACTIONS, firstFailure, type ActionArgs, type ActionName, type ActionRule } from './actions/index.js';
+export { EMOTES, type Emote } from './emotes.js';
+export { parse, type Intent } from './parser.js';
+export { buildWorldState, WorldFileError, type WorldFile } from './world-file.js';
+export { look, inventory, examine } from './views.js';
+export { Rng } from './rng.js';

@@ -1,0 +1,92 @@
+/**
+ * Noun phrases to nodes: "the 2nd scroll", "scroll 2", "rusty sw", "orc". Articles are ignored,
+ * words may be prefixes of the name's words, an exact name wins over partial ones, and ordinals
+ * pick among duplicates. The result keeps every match in preference order; the caller decides
+ * which one makes its action succeed, and asks when differently named things remain.
+ */
+import type { NodeId } from './types.js';
+import type { World } from './world.js';
+
+const ARTICLES = new Set(['a', 'an', 'the', 'some', 'my', 'your', 'his', 'her', 'their', 'its']);
+const ORDINAL_WORDS: Record<string, number> = {
+  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10,
+};
+
+export interface Phrase {
+  words: string[];
+  /** 1-based ordinal, if one was given. */
+  ordinal?: number;
+  text: string;
+}
+
+export function normaliseWords(text: string): string[] {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}'\- ]+/gu, ' ').split(/\s+/).filter(Boolean);
+}
+
+export function parsePhrase(text: string): Phrase {
+  let words = normaliseWords(text);
+  let ordinal: number | undefined;
+  // "2.scroll"
+  const dotted = /^(\d+)\.(.+)$/.exec(text.trim());
+  if (dotted) {
+    ordinal = Number(dotted[1]);
+    words = normaliseWords(dotted[2]!);
+  }
+  words = words.filter((w, i) => !(i === 0 && ARTICLES.has(w)));
+  const first = words[0];
+  if (ordinal === undefined && first !== undefined) {
+    const m = /^(\d+)(st|nd|rd|th)$/.exec(first);
+    if (m) ordinal = Number(m[1]);
+    else if (ORDINAL_WORDS[first]) ordinal = ORDINAL_WORDS[first];
+    if (ordinal !== undefined) words = words.slice(1).filter((w, i) => !(i === 0 && ARTICLES.has(w)));
+  }
+  const last = words[words.length - 1];
+  if (ordinal === undefined && words.length > 1 && last !== undefined && /^\d+$/.test(last)) {
+    ordinal = Number(last);
+    words = words.slice(0, -1);
+  }
+  return { words, ordinal, text: text.trim() };
+}
+
+/** How well a phrase names a node: 2 exact, 1 partial (each word a prefix of a name word, in order), 0 no. */
+export function matchScore(phrase: Phrase, name: string): 0 | 1 | 2 {
+  const nameWords = normaliseWords(name);
+  if (phrase.words.length === 0) return 0;
+  if (phrase.words.join(' ') === nameWords.join(' ')) return 2;
+  let j = 0;
+  for (const w of phrase.words) {
+    while (j < nameWords.length && !nameWords[j]!.startsWith(w)) j++;
+    if (j === nameWords.length) return 0;
+    j++;
+  }
+  return 1;
+}
+
+export type Resolution =
+  | { kind: 'found'; ids: NodeId[] }
+  | { kind: 'none' }
+  | { kind: 'ordinal_out_of_range'; count: number };
+
+/**
+ * Nodes among `pool` named by `text`, best first: exact names before partial ones. With an
+ * ordinal, exactly that one of the matches (in pool order).
+ */
+export function resolve(world: World, text: string, pool: NodeId[]): Resolution {
+  const phrase = parsePhrase(text);
+  const scored = pool
+    .map((id) => ({ id, score: matchScore(phrase, world.node(id)?.name ?? '') }))
+    .filter((m) => m.score > 0);
+  if (scored.length === 0) return { kind: 'none' };
+  const exact = scored.filter((m) => m.score === 2);
+  const matches = (exact.length ? exact : scored).map((m) => m.id);
+  if (phrase.ordinal !== undefined) {
+    const pick = matches[phrase.ordinal - 1];
+    return pick ? { kind: 'found', ids: [pick] } : { kind: 'ordinal_out_of_range', count: matches.length };
+  }
+  return { kind: 'found', ids: matches };
+}
+
+/** Distinct names among ids, in order. */
+export function distinctNames(world: World, ids: NodeId[]): string[] {
+  return [...new Set(ids.map((id) => world.node(id)?.name ?? id))];
+}
