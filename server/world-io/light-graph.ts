@@ -84,6 +84,7 @@ export function importLightGraph(data: LightGraph, opts: { file: string; seed?: 
     }
     const n = raw[id]!;
     const parent = str((n['container_node'] as { target_id?: unknown } | undefined)?.target_id);
+    if (parent === 'VOID') continue; // LIGHT keeps some nodes outside the world: they stay unplaced
     const p = nodes[parent];
     if (!p) { problems.push({ file: opts.file, entity: `${node.kind} ${id}`, field: 'container_node', message: `"${parent}" is not a node` }); continue; }
     if (node.kind === 'character') {

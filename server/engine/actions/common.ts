@@ -77,3 +77,6 @@ export function otherCharactersHere(w: World, actor: NodeId): GraphNode[] {
   const room = w.roomOf(actor);
   return room ? w.charactersIn(room).filter((c) => c.id !== actor) : [];
 }
+
+/** A node's name as it appears in canonical action text: lower case, as commands are matched without case. */
+export const cname = (w: World, id: NodeId | undefined): string => (id ? w.node(id)?.name.toLowerCase() ?? '?' : '?');

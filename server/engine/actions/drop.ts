@@ -1,5 +1,5 @@
 /** drop X — actor carries X. Effect: X is in the room. */
-import { aOf, carriedObjects, objectCarried, The, theOf } from './common.js';
+import { aOf, carriedObjects, objectCarried, The, theOf, cname } from './common.js';
 import { actionEvent } from './event.js';
 import type { ActionRule } from './rule.js';
 
@@ -14,6 +14,6 @@ export const drop: ActionRule = {
       others: `${The(w, actor)} drops ${aOf(w, x.object)}.`,
     });
   },
-  canonical: (w, x) => `drop ${w.node(x.object!)!.name}`,
+  canonical: (w, x) => `drop ${cname(w, x.object)}`,
   candidates: carriedObjects,
 };

@@ -1,5 +1,5 @@
 /** eat X — actor carries X; X is food. Effect: X is consumed (gone from the world). */
-import { aOf, carriedObjects, objectCarried, objectIs, The, theOf } from './common.js';
+import { aOf, carriedObjects, objectCarried, objectIs, The, theOf, cname } from './common.js';
 import { actionEvent } from './event.js';
 import type { ActionRule } from './rule.js';
 
@@ -15,6 +15,6 @@ export const eat: ActionRule = {
     w.destroy(x.object!);
     return ev;
   },
-  canonical: (w, x) => `eat ${w.node(x.object!)!.name}`,
+  canonical: (w, x) => `eat ${cname(w, x.object)}`,
   candidates: carriedObjects,
 };

@@ -2,7 +2,7 @@
  * get X from Y — actor and Y in the same room (Y in the room or carried); X gettable;
  * Y is a container or surface; X is in/on Y. Effect: actor carries X.
  */
-import { aOf, The, theOf, withinReach } from './common.js';
+import { aOf, The, theOf, withinReach, cname } from './common.js';
 import { actionEvent } from './event.js';
 import type { ActionRule } from './rule.js';
 
@@ -38,7 +38,7 @@ export const getFrom: ActionRule = {
       others: `${The(w, actor)} gets ${aOf(w, x.object)} from ${aOf(w, x.container)}.`,
     });
   },
-  canonical: (w, x) => `get ${w.node(x.object!)!.name} from ${w.node(x.container!)!.name}`,
+  canonical: (w, x) => `get ${cname(w, x.object)} from ${cname(w, x.container)}`,
   candidates(w, actor) {
     const out = [];
     for (const id of w.visibleFrom(actor)) {

@@ -1,5 +1,5 @@
 /** get X — actor and X in the same room; X gettable. Effect: actor carries X. */
-import { aOf, The, theOf } from './common.js';
+import { aOf, The, theOf, cname } from './common.js';
 import { actionEvent } from './event.js';
 import type { ActionRule } from './rule.js';
 
@@ -15,7 +15,7 @@ export const get: ActionRule = {
         const holder = x.object ? w.holderOf(x.object) : undefined;
         if (holder === actor && p?.parent === actor) return `You already have ${theOf(w, x.object)}.`;
         if (holder && holder !== actor) return `${The(w, holder)} has ${theOf(w, x.object)}. You could try to steal it.`;
-        if (p && w.object(p.parent)) return `${The(w, x.object)} is ${p.rel} ${theOf(w, p.parent)}. Try: get ${w.node(x.object!)!.name} from ${w.node(p.parent)!.name}`;
+        if (p && w.object(p.parent)) return `${The(w, x.object)} is ${p.rel} ${theOf(w, p.parent)}. Try: get ${cname(w, x.object)} from ${w.node(p.parent)!.name}`;
         return `${The(w, x.object)} is not here.`;
       },
     },
@@ -28,6 +28,6 @@ export const get: ActionRule = {
       others: `${The(w, actor)} gets ${aOf(w, x.object)}.`,
     });
   },
-  canonical: (w, x) => `get ${w.node(x.object!)!.name}`,
+  canonical: (w, x) => `get ${cname(w, x.object)}`,
   candidates: (w, actor) => w.objectsIn(w.roomOf(actor)!, 'in').map((o) => ({ object: o.id })),
 };

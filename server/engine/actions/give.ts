@@ -1,5 +1,5 @@
 /** give X to A — A in the same room; actor carries X. Effect: A carries X. */
-import { aOf, objectCarried, otherCharactersHere, targetHere, The, theOf } from './common.js';
+import { aOf, objectCarried, otherCharactersHere, targetHere, The, theOf, cname } from './common.js';
 import { actionEvent } from './event.js';
 import type { ActionArgs, ActionRule } from './rule.js';
 
@@ -15,7 +15,7 @@ export const give: ActionRule = {
       others: `${The(w, actor)} gives ${aOf(w, x.object)} to ${theOf(w, x.target)}.`,
     });
   },
-  canonical: (w, x) => `give ${w.node(x.object!)!.name} to ${w.node(x.target!)!.name}`,
+  canonical: (w, x) => `give ${cname(w, x.object)} to ${cname(w, x.target)}`,
   candidates(w, actor) {
     const out: ActionArgs[] = [];
     for (const o of w.objectsIn(actor, 'carried')) for (const c of otherCharactersHere(w, actor)) out.push({ object: o.id, target: c.id });

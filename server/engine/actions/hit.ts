@@ -1,5 +1,5 @@
 /** hit A — A in the same room. Effect: none on the graph; A is told and the room sees it. */
-import { otherCharactersHere, targetHere, The, theOf } from './common.js';
+import { otherCharactersHere, targetHere, The, theOf, cname } from './common.js';
 import { actionEvent } from './event.js';
 import type { ActionRule } from './rule.js';
 
@@ -17,6 +17,6 @@ export const hit: ActionRule = {
       others: `${The(w, actor)} hits ${theOf(w, x.target)}${withA}.`,
     });
   },
-  canonical: (w, x) => `hit ${w.node(x.target!)!.name}`,
+  canonical: (w, x) => `hit ${cname(w, x.target)}`,
   candidates: (w, actor) => otherCharactersHere(w, actor).map((c) => ({ target: c.id })),
 };

@@ -1,5 +1,5 @@
 /** hug A — A in the same room. Effect: none on the graph; A is told and the room sees it. */
-import { otherCharactersHere, targetHere, The, theOf } from './common.js';
+import { otherCharactersHere, targetHere, The, theOf, cname } from './common.js';
 import { actionEvent } from './event.js';
 import type { ActionRule } from './rule.js';
 
@@ -14,6 +14,6 @@ export const hug: ActionRule = {
       others: `${The(w, actor)} hugs ${theOf(w, x.target)}.`,
     });
   },
-  canonical: (w, x) => `hug ${w.node(x.target!)!.name}`,
+  canonical: (w, x) => `hug ${cname(w, x.target)}`,
   candidates: (w, actor) => otherCharactersHere(w, actor).map((c) => ({ target: c.id })),
 };

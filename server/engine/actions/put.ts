@@ -2,7 +2,7 @@
  * put X in/on Y — actor and Y in the same room (or Y carried); Y a container (in) or a surface
  * (on); actor carries X; X is not Y (nor holds Y). Effect: X in/on Y.
  */
-import { aOf, carries, objectCarried, The, theOf, withinReach } from './common.js';
+import { aOf, carries, objectCarried, The, theOf, withinReach, cname } from './common.js';
 import { actionEvent } from './event.js';
 import type { ActionArgs, ActionRule } from './rule.js';
 
@@ -43,7 +43,7 @@ export const put: ActionRule = {
       others: `${The(w, actor)} puts ${aOf(w, x.object)} ${x.prep} ${aOf(w, x.container)}.`,
     });
   },
-  canonical: (w, x) => `put ${w.node(x.object!)!.name} ${x.prep ?? 'in'} ${w.node(x.container!)!.name}`,
+  canonical: (w, x) => `put ${cname(w, x.object)} ${x.prep ?? 'in'} ${cname(w, x.container)}`,
   candidates(w, actor) {
     const out: ActionArgs[] = [];
     const held = w.objectsIn(actor, 'carried');

@@ -1,5 +1,5 @@
 /** remove X — actor wears or wields X. Effect: actor carries X. */
-import { aOf, The, theOf } from './common.js';
+import { aOf, The, theOf, cname } from './common.js';
 import { actionEvent } from './event.js';
 import type { ActionRule } from './rule.js';
 
@@ -23,6 +23,6 @@ export const remove: ActionRule = {
       others: `${The(w, actor)} removes ${aOf(w, x.object)}.`,
     });
   },
-  canonical: (w, x) => `remove ${w.node(x.object!)!.name}`,
+  canonical: (w, x) => `remove ${cname(w, x.object)}`,
   candidates: (w, actor) => [...w.objectsIn(actor, 'worn'), ...w.objectsIn(actor, 'wielded')].map((o) => ({ object: o.id })),
 };

@@ -3,7 +3,7 @@
  * What A wears or wields cannot be stolen: it is on A's body or in A's hand, and taking it is
  * a fight, not a theft (LIGHT's table says "A carries X"; we keep that strictly).
  */
-import { aOf, carries, otherCharactersHere, targetHere, The, theOf } from './common.js';
+import { aOf, carries, otherCharactersHere, targetHere, The, theOf, cname } from './common.js';
 import { actionEvent } from './event.js';
 import type { ActionArgs, ActionRule } from './rule.js';
 
@@ -31,7 +31,7 @@ export const steal: ActionRule = {
       others: `${The(w, actor)} steals ${aOf(w, x.object)} from ${theOf(w, x.target)}.`,
     });
   },
-  canonical: (w, x) => `steal ${w.node(x.object!)!.name} from ${w.node(x.target!)!.name}`,
+  canonical: (w, x) => `steal ${cname(w, x.object)} from ${cname(w, x.target)}`,
   candidates(w, actor) {
     const out: ActionArgs[] = [];
     for (const c of otherCharactersHere(w, actor)) for (const o of w.objectsIn(c.id, 'carried')) out.push({ object: o.id, target: c.id });

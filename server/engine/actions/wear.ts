@@ -1,5 +1,5 @@
 /** wear X — actor carries X; X wearable. Effect: actor wears X. */
-import { aOf, carriedObjects, objectCarried, objectIs, The, theOf } from './common.js';
+import { aOf, carriedObjects, objectCarried, objectIs, The, theOf, cname } from './common.js';
 import { actionEvent } from './event.js';
 import type { ActionRule } from './rule.js';
 
@@ -14,6 +14,6 @@ export const wear: ActionRule = {
       others: `${The(w, actor)} puts on ${aOf(w, x.object)}.`,
     });
   },
-  canonical: (w, x) => `wear ${w.node(x.object!)!.name}`,
+  canonical: (w, x) => `wear ${cname(w, x.object)}`,
   candidates: carriedObjects,
 };

@@ -1,5 +1,5 @@
 /** wield X — actor carries X; X is a weapon. Effect: actor wields X. */
-import { aOf, carriedObjects, objectCarried, objectIs, The, theOf } from './common.js';
+import { aOf, carriedObjects, objectCarried, objectIs, The, theOf, cname } from './common.js';
 import { actionEvent } from './event.js';
 import type { ActionRule } from './rule.js';
 
@@ -14,6 +14,6 @@ export const wield: ActionRule = {
       others: `${The(w, actor)} wields ${aOf(w, x.object)}.`,
     });
   },
-  canonical: (w, x) => `wield ${w.node(x.object!)!.name}`,
+  canonical: (w, x) => `wield ${cname(w, x.object)}`,
   candidates: carriedObjects,
 };

@@ -1,0 +1,95 @@
+/**
+ * validActions(character) equals exactly the set of canonical actions that succeed: every listed
+ * action executes on a clone, and every other canonical action built from what the character can
+ * see (all of them in small worlds, a sample in big ones) fails.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ACTIONS, execute, Rng, validActions, World, type ActionArgs } from '../../server/engine/index.js';
+import { loadWorld } from '../../server/world-io/load-world.js';
+import { littleWorld } from '../fixtures/little-world.js';
+
+const MAPS = new URL('../../../shared/light-env/maps/', import.meta.url).pathname;
+const DEFAULT = new URL('../../world-data/default/', import.meta.url).pathname;
+
+/** Every canonical action string over the things and people the actor can see. */
+function allCanonical(w: World, actor: string): Set<string> {
+  const visible = w.visibleFrom(actor);
+  const objects = visible.filter((id) => w.object(id));
+  const people = visible.filter((id) => w.character(id));
+  const out = new Set<string>();
+  for (const rule of Object.values(ACTIONS)) {
+    let bindings: ActionArgs[] = [rule.name === 'put' ? { prep: 'in' } : {}];
+    if (rule.name === 'put') bindings.push({ prep: 'on' });
+    for (const slot of rule.slots) {
+      const pool = slot === 'target' ? people : objects;
+      bindings = bindings.flatMap((b) => pool.map((id) => ({ ...b, [slot]: id })));
+    }
+    for (const b of bindings) out.add(rule.canonical(w, b));
+  }
+  return out;
+}
+
+function checkEquality(w: World, actor: string, rng: Rng, maxFailing = Infinity): { valid: number; failing: number } {
+  const valid = validActions(w, actor);
+  expect(new Set(valid).size).toBe(valid.length);
+  for (const action of valid) {
+    const out = execute(w.clone(), actor, action);
+    expect(out.ok, `${actor}: "${action}" is listed but fails: ${out.text}`).toBe(true);
+    expect(out.action).toBe(action);
+  }
+  const validSet = new Set(valid);
+  const failing = rng.shuffle([...allCanonical(w, actor)].filter((a) => !validSet.has(a))).slice(0, maxFailing);
+  for (const action of failing) {
+    const out = execute(w.clone(), actor, action);
+    expect(out.ok, `${actor}: "${action}" is not listed but succeeds`).toBe(false);
+  }
+  return { valid: valid.length, failing: failing.length };
+}
+
+describe('validActions', () => {
+  it('lists canonical LIGHT actions', () => {
+    const w = littleWorld();
+    const valid = validActions(w, 'gardener');
+    for (const a of ['get shovel', 'get gold coin from oak chest', 'get clay cup from potting table', 'put pebble in oak chest', 'put pebble on potting table', 'give apple to orc', 'steal silver ring from orc', 'wear straw hat', 'eat apple', 'drink flask of ale', 'hit orc', 'hug kitty', 'drop sack', 'get seed from sack', 'put apple in sack']) {
+      expect(valid).toContain(a);
+    }
+    for (const a of ['get boulder', 'get nail from oak chest', 'steal iron helmet from orc', 'steal club from orc', 'wield pebble', 'put sack in sack', 'hug gardener', 'hug ghost']) {
+      expect(valid).not.toContain(a);
+    }
+  });
+
+  it('equals the set of canonical actions that succeed, for every character of the little world, as the world changes', () => {
+    const w = littleWorld();
+    const rng = new Rng(7);
+    for (const c of w.characters()) checkEquality(w, c.id, rng);
+    // play a while, checking after every step
+    for (let step = 0; step < 25; step++) {
+      const actor = rng.pick(w.characters().filter((c) => w.roomOf(c.id) === 'garden')).id;
+      const options = validActions(w, actor);
+      if (options.length) expect(execute(w, actor, rng.pick(options)).ok).toBe(true);
+      checkEquality(w, actor, rng);
+    }
+  });
+
+  const maps = existsSync(MAPS) ? readdirSync(MAPS).filter((f) => f.endsWith('.json')).sort() : [];
+  it.skipIf(maps.length === 0)('equals the succeeding set on every shared LIGHT map (sampled)', () => {
+    const rng = new Rng(11);
+    let checked = 0;
+    for (const file of maps) {
+      const w = new World(loadWorld(MAPS + file).state);
+      const chars = rng.shuffle(w.characters().map((c) => c.id)).slice(0, 6);
+      for (const c of chars) {
+        checkEquality(w, c, rng, 150);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it.skipIf(!existsSync(DEFAULT + 'town.json'))('equals the succeeding set in the bundled world (sampled)', () => {
+    const rng = new Rng(13);
+    const w = new World(loadWorld(DEFAULT).state);
+    for (const c of rng.shuffle(w.characters().map((c) => c.id)).slice(0, 25)) checkEquality(w, c, rng, 150);
+  });
+});
