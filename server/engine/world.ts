@@ -183,6 +183,14 @@ export class World {
     this.kids.delete(id);
   }
 
+  /** Take a node out of the world without destroying it (it keeps its own contents). */
+  unplace(id: NodeId): void {
+    const p = this.state.placement[id];
+    if (!p) return;
+    this.detach(id, p.parent);
+    delete this.state.placement[id];
+  }
+
   /** Add a node created at run time (admin `create`, imports). */
   add(node: GraphNode, where?: Placement): void {
     if (this.state.nodes[node.id]) throw new Error(`node ${node.id} already exists`);
