@@ -78,18 +78,18 @@ describe('validActions', () => {
     let checked = 0;
     for (const file of maps) {
       const w = new World(loadWorld(MAPS + file).state);
-      const chars = rng.shuffle(w.characters().map((c) => c.id)).slice(0, 6);
+      const chars = rng.shuffle(w.characters().map((c) => c.id)).slice(0, 4);
       for (const c of chars) {
-        checkEquality(w, c, rng, 150);
+        checkEquality(w, c, rng, 100);
         checked++;
       }
     }
-    expect(checked).toBeGreaterThan(20);
+    expect(checked).toBeGreaterThan(15);
   });
 
   it.skipIf(!existsSync(DEFAULT + 'town.json'))('equals the succeeding set in the bundled world (sampled)', () => {
     const rng = new Rng(13);
     const w = new World(loadWorld(DEFAULT).state);
-    for (const c of rng.shuffle(w.characters().map((c) => c.id)).slice(0, 25)) checkEquality(w, c, rng, 150);
+    for (const c of rng.shuffle(w.characters().map((c) => c.id)).slice(0, 15)) checkEquality(w, c, rng, 100);
   });
 });

@@ -6,6 +6,9 @@ import { DEFAULT_WORLD, loadWorld } from '../../world-io/load-world.js';
 import { World } from '../../engine/world.js';
 import { parseEpisodes, type Episode } from '../../episodes/episode.js';
 import { checkCorpus } from '../../episodes/corpus-check.js';
+import { stageEpisode } from '../../episodes/stage.js';
+import { replayEpisode } from '../../episodes/replay.js';
+import { examine, execute, look, validActions } from '../../engine/index.js';
 
 export const DEFAULT_CORPUS = new URL('../../../world-data/episodes', import.meta.url).pathname;
 
@@ -23,11 +26,21 @@ export function readEpisodeFiles(path: string): { episodes: Episode[]; errors: s
   return { episodes, errors };
 }
 
+function executeQuiet(w: World, who: string, text: string): void {
+  execute(w, who, text);
+}
+
 export const corpusCommand: Command = {
   name: 'corpus',
   summary: 'check the written episode corpus: replay every action, count, find duplicates',
   usage: [
     'usage: lightmud corpus check [--data PATH] [--world PATH] [--min-turns N]',
+    '       lightmud corpus scene ROOM CHARACTER CHARACTER... [--world PATH]',
+    '       lightmud corpus state --data FILE --id EPISODE --turn N [--world PATH]',
+    '',
+    'scene: print an episode\'s starting scene: the room as each character sees it, what each',
+    'one carries, wears and wields, and each one\'s valid actions (for writers of episodes).',
+    'state: the same, after the first N turns of a written episode have been replayed.',
     '',
     'Replays every episode of a JSONL file or directory in the engine (each action must execute',
     'exactly as written), checks turn counts and looks for duplicated episodes and lines.',
@@ -38,9 +51,40 @@ export const corpusCommand: Command = {
     '  --min-turns N   fewest turns an episode may have (default 8)',
   ].join('\n'),
   async run(args) {
-    const { opts, rest } = parseOptions(args, { data: 'string', world: 'string', 'min-turns': 'string' });
-    if (rest[0] !== 'check') throw new UsageError('the only sub-command is "check"');
+    const { opts, rest } = parseOptions(args, { data: 'string', world: 'string', 'min-turns': 'string', id: 'string', turn: 'string' });
     const world = new World(loadWorld(opts.world ?? DEFAULT_WORLD).state);
+    if (rest[0] === 'scene' || rest[0] === 'state') {
+      let staged: World;
+      let chars: string[];
+      if (rest[0] === 'scene') {
+        const [room, ...who] = rest.slice(1);
+        if (!room || who.length < 1) throw new UsageError('scene needs a room id and at least one character id');
+        chars = who;
+        staged = stageEpisode(world, room, who);
+      } else {
+        if (!opts.data || !opts.id) throw new UsageError('state needs --data FILE and --id EPISODE');
+        const ep = readEpisodeFiles(opts.data).episodes.find((e) => e.id === opts.id);
+        if (!ep) throw new UsageError(`no episode "${opts.id}" in ${opts.data}`);
+        chars = ep.characters;
+        const n = opts.turn ? Number(opts.turn) : ep.turns.length;
+        const partial = { ...ep, turns: ep.turns.slice(0, n) };
+        staged = stageEpisode(world, ep.room, ep.characters);
+        const problems = replayEpisode(world, partial);
+        for (const p of problems) console.log(`(turn ${p.turn}: ${p.message})`);
+        // replay again on the staged copy to show the state after those turns
+        for (const t of partial.turns) {
+          if (t.action) executeQuiet(staged, t.speaker, t.action);
+        }
+      }
+      console.log(look(staged, chars[0]!));
+      for (const c of chars) {
+        console.log(`\n== ${c}`);
+        console.log(examine(staged, c, c));
+        console.log(`valid actions: ${validActions(staged, c).join(' | ')}`);
+      }
+      return 0;
+    }
+    if (rest[0] !== 'check') throw new UsageError('the sub-commands are check, scene and state');
     const { episodes, errors } = readEpisodeFiles(opts.data ?? DEFAULT_CORPUS);
     const report = checkCorpus(world, episodes, { minTurns: opts['min-turns'] ? Number(opts['min-turns']) : 8 });
     for (const e of errors) console.log(e);
