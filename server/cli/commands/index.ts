@@ -1,11 +1,13 @@
 /** Every `lightmud` sub-command. Add a command by adding its module here (one line). */
 import type { Command } from '../command.js';
 import { corpusCommand } from './corpus.js';
+import { evalCommand } from './eval.js';
 import { playCommand } from './play.js';
 import { validateCommand } from './validate.js';
 
 export const commands: Command[] = [
   playCommand,
   corpusCommand,
+  evalCommand,
   validateCommand,
 ];

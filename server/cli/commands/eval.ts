@@ -1,0 +1,112 @@
+import type { Command } from '../command.js';
+import { intOption, parseOptions, UsageError } from '../command.js';
+import { accumulate, readParlaiFile, ParlaiFormatError, type EvalTask } from '../../../models/eval/parlai.js';
+import { evaluate } from '../../../models/eval/evaluate.js';
+import { IrRanker, RandomRanker } from '../../../models/eval/baselines.js';
+import { ModelError } from '../../../models/runtime/errors.js';
+import { ModelRanker, type Ranker } from '../../../models/runtime/ranker.js';
+
+export const DEFAULT_MODEL = 'models/default';
+const TASKS: EvalTask[] = ['dialogue', 'action', 'emote'];
+
+function fixed(v: number): string {
+  return v.toFixed(4);
+}
+
+export const evalCommand: Command = {
+  name: 'eval',
+  summary: 'evaluate a ranking model or a baseline on LIGHT data (ParlAI format): Recall@1, MRR',
+  usage: [
+    'usage: lightmud eval --task dialogue|action|emote --data FILE [--model DIR | --baseline ir|random] [--rerank K]',
+    '',
+    'Ranks each example\'s label candidates and scores the gold label. Prints Recall@1 (Recall@1/20 for',
+    'LIGHT dialogue), MRR, accuracy for action and emote, and n; the last line is one JSON object.',
+    '',
+    '  --task T        dialogue, action or emote',
+    '  --data FILE     ParlAI text format: tab-separated text:, labels:, label_candidates:, episode_done:',
+    '                  (emote lines without candidates are ranked among the 22 emotes)',
+    `  --model DIR     model directory (default: ${DEFAULT_MODEL}); see models/README.md`,
+    '  --baseline B    ir (TF-IDF weighted word overlap) or random, instead of a model',
+    '  --rerank K      rerank the bi-encoder\'s top K with the cross-encoder',
+    '  --limit N       only the first N examples',
+    '  --seed N        seed of the random baseline (default 1)',
+    '  --threads N     onnxruntime threads (default: one per core)',
+  ].join('\n'),
+  async run(args) {
+    const { opts, rest } = parseOptions(args, {
+      task: 'string', data: 'string', model: 'string', baseline: 'string', rerank: 'string', limit: 'string', seed: 'string', threads: 'string',
+    });
+    if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
+    const task = opts.task as EvalTask | undefined;
+    if (!task || !TASKS.includes(task)) throw new UsageError(`--task must be one of ${TASKS.join(', ')}`);
+    if (!opts.data) throw new UsageError('--data FILE is required');
+    if (opts.model && opts.baseline) throw new UsageError('give --model or --baseline, not both');
+    if (opts.baseline && !['ir', 'random'].includes(opts.baseline)) throw new UsageError('--baseline must be ir or random');
+    const rerank = intOption(opts.rerank, 'rerank', 0);
+    if (rerank < 0) throw new UsageError('--rerank must be >= 0');
+    if (rerank && opts.baseline) throw new UsageError('--rerank needs a model, not a baseline');
+    const limit = opts.limit === undefined ? undefined : intOption(opts.limit, 'limit', 0);
+    const seed = intOption(opts.seed, 'seed', 1);
+    const threads = opts.threads === undefined ? undefined : intOption(opts.threads, 'threads', 0);
+
+    let ranker: Ranker | undefined;
+    try {
+      const examples = accumulate(readParlaiFile(opts.data), task);
+      let label: Record<string, string>;
+      if (opts.baseline === 'random') {
+        ranker = new RandomRanker(seed);
+        label = { baseline: 'random' };
+      } else if (opts.baseline === 'ir') {
+        const docs = new Set<string>();
+        for (const ex of examples) {
+          docs.add(ex.context);
+          for (const c of ex.candidates) docs.add(c);
+          for (const l of ex.labels) docs.add(l);
+        }
+        ranker = new IrRanker().fit(docs);
+        label = { baseline: 'ir' };
+      } else {
+        const dir = opts.model ?? DEFAULT_MODEL;
+        ranker = await ModelRanker.load(dir, { threads, crossEncoder: rerank > 0 });
+        label = { model: dir };
+      }
+      const result = await evaluate(examples, ranker, { task, rerank: rerank || undefined, limit });
+      const k = Math.round(result.candidates);
+      const uniform = result.candidates === k;
+      const lines = [
+        `task ${task}, ${opts.data}, ${label.model ? `model ${label.model}${rerank ? `, cross-encoder rerank of the top ${rerank}` : ''}` : `baseline ${label.baseline}`}`,
+        `${'n'.padEnd(15)}${result.n}`,
+        `${'candidates'.padEnd(15)}${uniform ? k : `${result.candidates.toFixed(1)} on average`}`,
+        `${(uniform ? `Recall@1/${k}` : 'Recall@1').padEnd(15)}${fixed(result.recall_at_1)}`,
+        `${'MRR'.padEnd(15)}${fixed(result.mrr)}`,
+      ];
+      if (task !== 'dialogue') lines.push(`${'accuracy'.padEnd(15)}${fixed(result.recall_at_1)}`);
+      if (result.gold_added) lines.push(`note: ${result.gold_added} example(s) did not list their gold label among the candidates; it was added`);
+      for (const l of lines) console.log(l);
+      const json: Record<string, string | number> = {
+        task,
+        n: result.n,
+        recall_at_1: round(result.recall_at_1),
+        mrr: round(result.mrr),
+        ...(task !== 'dialogue' ? { accuracy: round(result.recall_at_1) } : {}),
+        candidates: round(result.candidates),
+        ...label,
+        ...(rerank ? { rerank } : {}),
+      };
+      console.log(JSON.stringify(json));
+      return 0;
+    } catch (err) {
+      if (err instanceof ModelError || err instanceof ParlaiFormatError) {
+        console.error(`lightmud eval: ${err.message}`);
+        return 1;
+      }
+      throw err;
+    } finally {
+      if (ranker instanceof ModelRanker) await ranker.release();
+    }
+  },
+};
+
+function round(v: number): number {
+  return Math.round(v * 10000) / 10000;
+}
