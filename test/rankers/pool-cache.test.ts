@@ -1,0 +1,73 @@
+/** The candidate pool's on-disk embedding cache: reused while model and pool are unchanged, rebuilt otherwise. */
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ModelRanker, readEmbeddingCache } from '../../models/runtime/index.js';
+import { cleanupTempDirs, makeTinyModel, tempDir } from './tiny-model.js';
+
+afterAll(() => cleanupTempDirs());
+
+const UTTERANCES = ['hello there', 'a sword for you', 'bread and ale', 'the king is dead', 'the dragon is in the forest'];
+
+describe('pool embedding cache', () => {
+  it('is written, reused, and rebuilt when the pool, the model or the file changes', async () => {
+    const cacheDir = join(tempDir(), 'cache');
+    const modelA = makeTinyModel({ scale: 1 });
+    const a = await ModelRanker.load(modelA);
+
+    const first = await a.buildPool(UTTERANCES, { cacheDir, keepEmbeddings: true });
+    expect(first.source).toMatchObject({ from: 'encoded', reason: 'no cache file' });
+    const file = join(cacheDir, 'pool.emb');
+    expect(readFileSync(file).subarray(0, 8).toString()).toBe('LMEMB001');
+
+    const second = await a.buildPool(UTTERANCES, { cacheDir, keepEmbeddings: true });
+    expect(second.source.from).toBe('cache');
+    expect([...second.embeddings!]).toEqual([...first.embeddings!]);
+    const q = await a.rank('_partner_say sword', second);
+    expect(q[0]!.text).toBe('a sword for you');
+
+    // The pool changes: one utterance more.
+    const grown = await a.buildPool([...UTTERANCES, 'gold for the queen'], { cacheDir });
+    expect(grown.source).toMatchObject({ from: 'encoded', reason: 'pool changed' });
+    expect((await a.rank('_partner_say queen', grown))[0]!.text).toBe('gold for the queen');
+    expect((await a.buildPool([...UTTERANCES, 'gold for the queen'], { cacheDir })).source.from).toBe('cache');
+
+    // The model changes (same architecture, different weights): cache invalid.
+    const modelB = makeTinyModel({ scale: 3 });
+    const b = await ModelRanker.load(modelB);
+    expect(b.biEncoder.fingerprint).not.toBe(a.biEncoder.fingerprint);
+    const rebuilt = await b.buildPool([...UTTERANCES, 'gold for the queen'], { cacheDir });
+    expect(rebuilt.source).toMatchObject({ from: 'encoded', reason: 'model changed' });
+
+    // Separate names keep separate files.
+    const named = await b.buildPool(UTTERANCES, { cacheDir, name: 'episodes' });
+    expect(named.source.path).toBe(join(cacheDir, 'episodes.emb'));
+
+    // A damaged file is rebuilt, not trusted.
+    const bytes = readFileSync(file);
+    writeFileSync(file, bytes.subarray(0, bytes.length - 8));
+    const damaged = await b.buildPool([...UTTERANCES, 'gold for the queen'], { cacheDir });
+    expect(damaged.source).toMatchObject({ from: 'encoded', reason: 'truncated file' });
+    writeFileSync(file, 'garbage');
+    expect(readEmbeddingCache(file, { model: b.biEncoder.fingerprint, pool: 'x', n: 1 })).toEqual({ reason: 'not an embedding cache' });
+
+    await a.release();
+    await b.release();
+  });
+
+  it('the fingerprint also covers the tokenizer and the encoding settings', async () => {
+    const d = makeTinyModel();
+    const one = await ModelRanker.load(d);
+    const cfg = JSON.parse(readFileSync(join(d, 'lightmud.json'), 'utf8'));
+    cfg.bi_encoder.max_tokens = 32;
+    writeFileSync(join(d, 'lightmud.json'), JSON.stringify(cfg));
+    const two = await ModelRanker.load(d);
+    expect(two.biEncoder.fingerprint).not.toBe(one.biEncoder.fingerprint);
+    const tj = JSON.parse(readFileSync(join(d, 'tokenizer.json'), 'utf8'));
+    tj.normalizer.lowercase = false;
+    writeFileSync(join(d, 'tokenizer.json'), JSON.stringify(tj));
+    const three = await ModelRanker.load(d);
+    expect(three.biEncoder.fingerprint).not.toBe(two.biEncoder.fingerprint);
+    await Promise.all([one.release(), two.release(), three.release()]);
+  });
+});
