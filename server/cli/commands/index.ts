@@ -3,11 +3,15 @@ import type { Command } from '../command.js';
 import { corpusCommand } from './corpus.js';
 import { evalCommand } from './eval.js';
 import { playCommand } from './play.js';
+import { trainCommand } from './train.js';
+import { serveCommand } from './serve.js';
 import { validateCommand } from './validate.js';
 
 export const commands: Command[] = [
   playCommand,
+  serveCommand,
   corpusCommand,
+  trainCommand,
   evalCommand,
   validateCommand,
 ];

@@ -1,0 +1,106 @@
+import type { Command } from '../command.js';
+import { intOption, parseOptions, UsageError } from '../command.js';
+import { DEFAULT_OPTIONS, type ServerOptions } from '../../net/limits.js';
+import { startServer } from '../../net/server.js';
+import { DEFAULT_WORLD } from '../../world-io/load-world.js';
+
+const seconds = (v: string | undefined, name: string, fallbackMs: number) => (v === undefined ? fallbackMs : intOption(v, name, 0) * 1000);
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'run the multiplayer server: HTTP + websocket (3000) and telnet (4000)',
+  usage: [
+    'usage: lightmud serve [--world FILE] [--db FILE] [--http-port N] [--telnet-port N] [--host H] [options]',
+    '',
+    'Serves a world to telnet clients, browsers (http://localhost:3000/) and websocket programs (/ws).',
+    'State, accounts and the event log live in one SQLite file; on start the server restores the last state.',
+    'SIGINT / SIGTERM: players are told, the world is saved, exit 0.',
+    '',
+    `  --world FILE        world file or directory, or a LIGHT map, for a new database (default: the bundled world,`,
+    `                      ${DEFAULT_WORLD}); a database remembers its world`,
+    `  --fresh             start the world anew from its file, discarding the saved world state (accounts are kept)`,
+    `  --db FILE           SQLite file (default ${DEFAULT_OPTIONS.db})`,
+    `  --http-port N       HTTP and websocket port (default $PORT or ${DEFAULT_OPTIONS.httpPort}; 0 picks a free one)`,
+    `  --telnet-port N     telnet port (default $TELNET_PORT or ${DEFAULT_OPTIONS.telnetPort}; 0 picks a free one; "off" for none)`,
+    `  --host H            address to listen on (default $HOST or ${DEFAULT_OPTIONS.host}; 127.0.0.1 for this machine only)`,
+    '  --admin NAMES       comma-separated account names that get the admin role (when they register, or now)',
+    `  --sync MODE         full (default: each acknowledged action is fsynced) or normal (faster; survives a crash of`,
+    '                      the server but not of the machine)',
+    `  --snapshot-every N  commands between world snapshots (default ${DEFAULT_OPTIONS.snapshotEvery})`,
+    '',
+    'limits:',
+    `  --max-connections N   connections in total (default ${DEFAULT_OPTIONS.maxConnections}; 0: no limit)`,
+    `  --max-per-ip N        connections from one address (default ${DEFAULT_OPTIONS.maxConnectionsPerIp}; 0: no limit)`,
+    `  --rate N              commands per second per connection (default ${DEFAULT_OPTIONS.commandsPerSecond})`,
+    `  --burst N             commands allowed at once above the rate (default ${DEFAULT_OPTIONS.commandBurst})`,
+    `  --max-frame N         largest websocket message in bytes (default ${DEFAULT_OPTIONS.maxFrameBytes})`,
+    `  --max-line N          longest telnet line in bytes (default ${DEFAULT_OPTIONS.maxLineBytes})`,
+    `  --login-timeout S     seconds to log in (default ${DEFAULT_OPTIONS.loginTimeoutMs / 1000})`,
+    `  --idle-timeout S      seconds without input before disconnecting (default ${DEFAULT_OPTIONS.idleTimeoutMs / 1000}; 0: never)`,
+    `  --linkdead S          seconds a dropped player's character stays reserved for resume (default ${DEFAULT_OPTIONS.linkdeadMs / 1000})`,
+    '  --log-level L         fatal, error, warn, info (default), debug; logs are JSON lines (pino) on stdout',
+  ].join('\n'),
+  async run(args) {
+    const { opts: o } = parseOptions(args, {
+      world: 'string', db: 'string', 'http-port': 'string', 'telnet-port': 'string', host: 'string', admin: 'string', fresh: 'boolean',
+      sync: 'string', 'snapshot-every': 'string', 'max-connections': 'string', 'max-per-ip': 'string', rate: 'string', burst: 'string',
+      'max-frame': 'string', 'max-line': 'string', 'login-timeout': 'string', 'idle-timeout': 'string', linkdead: 'string', 'log-level': 'string',
+    });
+    const env = process.env;
+    const port = (v: string | undefined, name: string, fallback: number) => {
+      const n = intOption(v, name, fallback);
+      if (n < 0 || n > 65535) throw new UsageError(`--${name} must be a port number (0-65535), got ${n}`);
+      return n;
+    };
+    if (o.sync !== undefined && o.sync !== 'full' && o.sync !== 'normal') throw new UsageError(`--sync is full or normal, not "${o.sync}"`);
+    const level = o['log-level'] ?? 'info';
+    if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level)) throw new UsageError(`unknown --log-level "${level}"`);
+    const telnetArg = o['telnet-port'] ?? env.TELNET_PORT;
+    const options: Partial<ServerOptions> = {
+      db: o.db ?? DEFAULT_OPTIONS.db,
+      fresh: o.fresh ?? false,
+      httpPort: port(o['http-port'] ?? env.PORT, 'http-port', DEFAULT_OPTIONS.httpPort),
+      telnetPort: telnetArg === 'off' ? null : port(telnetArg, 'telnet-port', DEFAULT_OPTIONS.telnetPort ?? 4000),
+      host: o.host ?? env.HOST ?? DEFAULT_OPTIONS.host,
+      admins: (o.admin ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      sync: o.sync === 'normal' ? 'normal' : 'full',
+      snapshotEvery: Math.max(1, intOption(o['snapshot-every'], 'snapshot-every', DEFAULT_OPTIONS.snapshotEvery)),
+      maxConnections: intOption(o['max-connections'], 'max-connections', DEFAULT_OPTIONS.maxConnections),
+      maxConnectionsPerIp: intOption(o['max-per-ip'], 'max-per-ip', DEFAULT_OPTIONS.maxConnectionsPerIp),
+      commandsPerSecond: Math.max(1, intOption(o.rate, 'rate', DEFAULT_OPTIONS.commandsPerSecond)),
+      commandBurst: Math.max(1, intOption(o.burst, 'burst', DEFAULT_OPTIONS.commandBurst)),
+      maxFrameBytes: Math.max(256, intOption(o['max-frame'], 'max-frame', DEFAULT_OPTIONS.maxFrameBytes)),
+      maxLineBytes: Math.max(80, intOption(o['max-line'], 'max-line', DEFAULT_OPTIONS.maxLineBytes)),
+      loginTimeoutMs: seconds(o['login-timeout'], 'login-timeout', DEFAULT_OPTIONS.loginTimeoutMs),
+      idleTimeoutMs: seconds(o['idle-timeout'], 'idle-timeout', DEFAULT_OPTIONS.idleTimeoutMs),
+      linkdeadMs: seconds(o.linkdead, 'linkdead', DEFAULT_OPTIONS.linkdeadMs),
+      logger: { level },
+    };
+    if (o.world) options.world = o.world;
+    const server = await startServer(options);
+    return new Promise<number>((resolve) => {
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) {
+          server.app.log.warn({ signal }, 'second signal: exiting now');
+          process.exit(1);
+        }
+        stopping = true;
+        server.app.log.info({ signal }, 'signal received; shutting down');
+        server.close().then(
+          () => resolve(process.exitCode === 1 ? 1 : 0),
+          (err: unknown) => {
+            server.app.log.error({ err: (err as Error).message }, 'shutdown failed');
+            resolve(1);
+          },
+        );
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    }).then((code) => {
+      // Everything is closed; should a stray handle keep the process alive, do not wait on it.
+      setTimeout(() => process.exit(code), 1000).unref();
+      return code;
+    });
+  },
+};

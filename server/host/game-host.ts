@@ -1,0 +1,332 @@
+/**
+ * The game host: owns the live World, runs every command through the engine, commits it to the
+ * event log (with a snapshot when one is due) before returning, and says who perceived what.
+ * Synchronous and transport-free; it runs inside the host worker (server/host/worker.ts), and tests
+ * can use it directly.
+ */
+import { resolve as resolvePath } from 'node:path';
+import { World, execute, look, validActions, type GameEvent, type NodeId, type ObjectNode } from '../engine/index.js';
+import { DEFAULT_WORLD, loadWorld } from '../world-io/load-world.js';
+import { getMeta, openDb, setMeta, type Db } from '../store/db.js';
+import { WorldStore } from '../store/world-store.js';
+import type { CharacterState, EventSummary, ObjectView } from '../net/protocol.js';
+import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, OpenInfo, SubmitResult, WorldCounts, WorldSummary } from './types.js';
+
+export const DEFAULT_SNAPSHOT_EVERY = 1000;
+
+const summarise = (e: GameEvent): EventSummary => {
+  const s: EventSummary = { type: e.type, actor: e.actor };
+  if (e.target) s.target = e.target;
+  if (e.object) s.object = e.object;
+  if (e.container) s.container = e.container;
+  if (e.action) s.action = e.action;
+  return s;
+};
+
+const article = (n: { name: string; prefix?: string }) => (n.prefix === '' ? n.name : `${n.prefix || (/^[aeiou]/i.test(n.name) ? 'an' : 'a')} ${n.name}`);
+const definite = (n: { name: string; prefix?: string }) => (n.prefix === '' ? n.name : `the ${n.name}`);
+const cap = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
+
+/** Find a node of one kind by id, exact name, or unique partial name (case-insensitive). */
+function findNode<T extends { id: string; name: string }>(nodes: T[], query: string): { ok: true; node: T } | { ok: false; message: string } {
+  const q = query.trim().toLowerCase();
+  if (!q) return { ok: false, message: 'Name one.' };
+  const byId = nodes.find((n) => n.id.toLowerCase() === q);
+  if (byId) return { ok: true, node: byId };
+  const exact = nodes.filter((n) => n.name.toLowerCase() === q);
+  if (exact.length === 1) return { ok: true, node: exact[0]! };
+  const partial = exact.length ? exact : nodes.filter((n) => n.name.toLowerCase().includes(q));
+  if (partial.length === 1) return { ok: true, node: partial[0]! };
+  if (partial.length > 1) return { ok: false, message: `"${query}" could be ${partial.slice(0, 6).map((n) => `${n.name} (${n.id})`).join(', ')}${partial.length > 6 ? ', ...' : ''}; use the id.` };
+  return { ok: false, message: `Nothing called "${query}".` };
+}
+
+export class GameHost {
+  world: World;
+  readonly store: WorldStore;
+  /** Characters whose state the network side wants after each change. */
+  readonly watched = new Set<string>();
+  private sinceSnapshot = 0;
+  private readonly snapshotEvery: number;
+
+  private constructor(
+    readonly db: Db,
+    world: World,
+    readonly source: string,
+    readonly info: OpenInfo,
+    snapshotEvery: number,
+  ) {
+    this.world = world;
+    this.store = new WorldStore(db);
+    this.snapshotEvery = snapshotEvery;
+    this.sinceSnapshot = info.replayed;
+  }
+
+  /** Open the database and bring back the last state: the newest snapshot plus the commands logged after it. */
+  static open(config: HostConfig): GameHost {
+    const db = openDb(config.db, { sync: config.sync ?? 'full' });
+    try {
+      return GameHost.restore(db, config);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  private static restore(db: Db, config: HostConfig): GameHost {
+    const store = new WorldStore(db);
+    const savedSource = getMeta(db, 'world.source');
+    const given = config.world ? resolvePath(config.world) : undefined;
+    const snap = config.fresh ? null : store.latestSnapshot();
+    const snapshotEvery = config.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
+    if (snap && given && savedSource && given !== savedSource) {
+      throw new Error(`${config.db} holds the world from ${savedSource}, not ${given}: pass --fresh to start ${given} anew (accounts are kept), or use another --db`);
+    }
+    if (!snap) {
+      const source = given ?? savedSource ?? DEFAULT_WORLD;
+      const loaded = loadWorld(source, { seed: config.seed ?? 1 });
+      const world = new World(loaded.state);
+      const seq = store.lastSeq();
+      store.transaction(() => {
+        store.snapshot(seq, world.toJSON(), config.fresh ? 'fresh' : 'seed');
+        setMeta(db, 'world.source', source);
+        setMeta(db, 'world.title', world.title);
+      });
+      return new GameHost(db, world, source, { title: world.title, source, restored: 'seeded', replayed: 0, diverged: 0, seq, counts: counts(world) }, snapshotEvery);
+    }
+    const world = new World(snap.state);
+    let replayed = 0;
+    let diverged = 0;
+    let seq = snap.seq;
+    for (const cmd of store.commandsAfter(snap.seq)) {
+      seq = cmd.seq;
+      if (cmd.kind !== 'command') continue;
+      const out = execute(world, cmd.actor, cmd.input);
+      replayed++;
+      if (out.text !== cmd.text) diverged++;
+    }
+    const source = savedSource ?? given ?? DEFAULT_WORLD;
+    const host = new GameHost(db, world, source, { title: world.title, source, restored: 'snapshot', replayed, diverged, seq, counts: counts(world) }, snapshotEvery);
+    if (replayed) host.save('recovered');
+    return host;
+  }
+
+  // ---- commands --------------------------------------------------------------------------------
+
+  /** Execute one line of a character's input; durable when this returns. */
+  submit(actor: NodeId, text: string, account: string | null = null): SubmitResult {
+    const outcome = execute(this.world, actor, text);
+    let seq = 0;
+    this.store.transaction(() => {
+      seq = this.store.append({ time: Date.now(), actor, kind: 'command', input: text, ok: outcome.ok, text: outcome.text, events: outcome.events, account });
+      if (++this.sinceSnapshot >= this.snapshotEvery) this.snapshotNow(seq, 'periodic');
+    });
+    const deliveries = this.deliveries(outcome.events, actor);
+    const result: SubmitResult = { seq, ok: outcome.ok, text: outcome.text, deliveries, states: this.statesFor([actor, ...deliveries.map((d) => d.character)]) };
+    if (outcome.failed) result.failed = outcome.failed;
+    if (outcome.action) result.action = outcome.action;
+    return result;
+  }
+
+  private deliveries(events: GameEvent[], actor: NodeId): Delivery[] {
+    const out: Delivery[] = [];
+    for (const e of events) {
+      const event = summarise(e);
+      for (const [character, text] of Object.entries(e.seen)) if (character !== actor) out.push({ character, text, event });
+    }
+    return out;
+  }
+
+  private statesFor(ids: Iterable<string>): Record<string, CharacterState> {
+    const states: Record<string, CharacterState> = {};
+    for (const id of new Set(ids)) {
+      if (!this.watched.has(id)) continue;
+      const s = this.state(id);
+      if (s) states[id] = s;
+    }
+    return states;
+  }
+
+  // ---- views -----------------------------------------------------------------------------------
+
+  look(id: NodeId): string {
+    return look(this.world, id);
+  }
+
+  /** The character's situation and choices; null if there is no such character or it is nowhere. */
+  state(id: NodeId): CharacterState | null {
+    const w = this.world;
+    const me = w.character(id);
+    const roomId = w.roomOf(id);
+    const room = roomId ? w.room(roomId) : undefined;
+    if (!me || !room) return null;
+    const thing = (o: ObjectNode) => ({ id: o.id, name: o.name });
+    const objects: ObjectView[] = [];
+    for (const nid of w.visibleFrom(id)) {
+      const o = w.object(nid);
+      if (!o || w.isInside(nid, id)) continue;
+      const p = w.placement(nid);
+      if (p) objects.push({ id: o.id, name: o.name, parent: p.parent, rel: p.rel });
+    }
+    return {
+      room: { id: room.id, name: room.name, category: room.category, description: room.description, exits: room.exits.map((e) => ({ label: e.label, to: e.to, name: w.room(e.to)?.name ?? '' })) },
+      character: {
+        id: me.id, name: me.name, description: me.description,
+        carrying: w.objectsIn(id, 'carried').map(thing), wearing: w.objectsIn(id, 'worn').map(thing), wielding: w.objectsIn(id, 'wielded').map(thing),
+      },
+      objects,
+      people: w.charactersIn(room.id).filter((c) => c.id !== id).map((c) => ({ id: c.id, name: c.name, player: false })),
+      validActions: validActions(w, id),
+    };
+  }
+
+  characters(): CharacterInfo[] {
+    return this.world.characters().map((c) => {
+      const roomId = this.world.roomOf(c.id) ?? '';
+      return { id: c.id, name: c.name, roomId, room: this.world.room(roomId)?.name ?? 'nowhere' };
+    });
+  }
+
+  summary(): WorldSummary {
+    const w = this.world;
+    return {
+      title: w.title,
+      counts: counts(w),
+      rooms: w.rooms().map((r) => ({
+        id: r.id, name: r.name, category: r.category,
+        exits: r.exits.map((e) => ({ label: e.label, to: e.to })),
+        characters: w.charactersIn(r.id).length,
+        objects: w.objectsIn(r.id).length,
+      })),
+    };
+  }
+
+  // ---- admin -----------------------------------------------------------------------------------
+
+  admin(op: AdminOp, account: string | null): AdminResult {
+    switch (op.op) {
+      case 'teleport': return this.teleport(op.actor, op.who, op.to, account);
+      case 'create': return this.create(op.actor, op.spec, account);
+      case 'reloadWorld': return this.reloadWorld(op.actor, account);
+      case 'save': {
+        const seq = this.save('admin');
+        return { ok: true, text: `Saved the world (snapshot at event ${seq}).`, seq, deliveries: [], states: {} };
+      }
+    }
+  }
+
+  private logAdmin(actor: NodeId, input: string, text: string, events: GameEvent[], account: string | null): number {
+    let seq = 0;
+    this.store.transaction(() => {
+      seq = this.store.append({ time: Date.now(), actor, kind: 'admin', input, ok: true, text, events, account });
+      this.snapshotNow(seq, 'admin');
+    });
+    return seq;
+  }
+
+  private teleport(actor: NodeId, whoQuery: string, toQuery: string, account: string | null): AdminResult {
+    const w = this.world;
+    const fail = (text: string): AdminResult => ({ ok: false, text, deliveries: [], states: {} });
+    const who = /^(me|myself|self)$/i.test(whoQuery.trim()) ? { ok: true as const, node: w.character(actor)! } : findNode(w.characters(), whoQuery);
+    if (!who.ok) return fail(who.message);
+    let dest = findNode(w.rooms(), toQuery);
+    if (!dest.ok) {
+      const person = findNode(w.characters(), toQuery);
+      const room = person.ok ? w.room(w.roomOf(person.node.id) ?? '') : undefined;
+      if (!room) return fail(`No room or character called "${toQuery}".`);
+      dest = { ok: true, node: room };
+    }
+    const target = who.node;
+    const from = w.roomOf(target.id);
+    const to = dest.node.id;
+    if (from === to) return fail(`${cap(definite(target))} is already in ${dest.node.name}.`);
+    const seen: Record<string, string> = {};
+    if (from) for (const c of w.charactersIn(from)) if (c.id !== target.id) seen[c.id] = `${cap(definite(target))} vanishes in a swirl of light.`;
+    w.move(target.id, to, 'in');
+    for (const c of w.charactersIn(to)) if (c.id !== target.id) seen[c.id] = `${cap(article(target))} appears in a swirl of light.`;
+    seen[target.id] = `You are whisked away to ${dest.node.name}.`;
+    const text = target.id === actor ? seen[actor]! : `You send ${definite(target)} to ${dest.node.name}.`;
+    if (target.id !== actor) seen[actor] = text;
+    const event: GameEvent = { type: 'teleport', actor, room: from ?? to, target: target.id, seen };
+    const seq = this.logAdmin(actor, `@teleport ${whoQuery} to ${toQuery}`, text, [event], account);
+    const deliveries = this.deliveries([event], actor);
+    return { ok: true, text, seq, deliveries, states: this.statesFor([actor, ...deliveries.map((d) => d.character)]), relocated: [target.id] };
+  }
+
+  private create(actor: NodeId, spec: string, account: string | null): AdminResult {
+    const w = this.world;
+    const words = spec.trim().split(/\s+/).filter(Boolean);
+    const flags = new Set(words.filter((x) => x.startsWith('+')).map((x) => x.slice(1).toLowerCase()));
+    const name = words.filter((x) => !x.startsWith('+')).join(' ').toLowerCase();
+    const known = ['container', 'surface', 'weapon', 'wearable', 'food', 'drink', 'fixed'];
+    const unknown = [...flags].filter((f) => !known.includes(f));
+    if (!name || unknown.length || name.length > 60) {
+      return { ok: false, text: `Usage: @create NAME [+${known.join(' +')}] (e.g. @create iron sword +weapon)${unknown.length ? `; unknown: +${unknown.join(' +')}` : ''}.`, deliveries: [], states: {} };
+    }
+    const room = w.roomOf(actor);
+    if (!room) return { ok: false, text: 'You are nowhere.', deliveries: [], states: {} };
+    const base = name.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'thing';
+    const node: ObjectNode = {
+      kind: 'object', id: w.newId(base), name, prefix: /^[aeiou]/.test(name) ? 'an' : 'a', description: `You see ${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name}.`,
+      gettable: !flags.has('fixed'), container: flags.has('container'), surface: flags.has('surface'), weapon: flags.has('weapon'),
+      wearable: flags.has('wearable'), food: flags.has('food'), drink: flags.has('drink'),
+    };
+    w.add(node, { parent: room, rel: 'in' });
+    const me = w.character(actor)!;
+    const seen: Record<string, string> = {};
+    for (const c of w.charactersIn(room)) if (c.id !== actor) seen[c.id] = `${cap(definite(me))} makes ${article(node)} appear out of thin air.`;
+    seen[actor] = `You create ${article(node)} (${node.id}).`;
+    const event: GameEvent = { type: 'create', actor, room, object: node.id, seen };
+    const seq = this.logAdmin(actor, `@create ${spec}`, seen[actor]!, [event], account);
+    const deliveries = this.deliveries([event], actor);
+    return { ok: true, text: seen[actor]!, seq, deliveries, states: this.statesFor([actor, ...deliveries.map((d) => d.character)]) };
+  }
+
+  private reloadWorld(actor: NodeId, account: string | null): AdminResult {
+    const loaded = loadWorld(this.source, { seed: 1 });
+    const before = new Set(this.world.characters().map((c) => c.id));
+    this.world = new World(loaded.state);
+    const after = new Set(this.world.characters().map((c) => c.id));
+    const removed = [...before].filter((id) => !after.has(id));
+    const text = `Reloaded the world from ${this.source}: ${this.world.rooms().length} rooms, ${after.size} characters, ${this.world.objects().length} objects.`;
+    const seq = this.logAdmin(actor, '@reload world', text, [], account);
+    setMeta(this.db, 'world.title', this.world.title);
+    return { ok: true, text, seq, deliveries: [], states: this.statesFor(after), removed, relocated: [...after] };
+  }
+
+  // ---- persistence -----------------------------------------------------------------------------
+
+  private snapshotNow(seq: number, reason: string): void {
+    this.store.snapshot(seq, this.world.toJSON(), reason);
+    this.sinceSnapshot = 0;
+  }
+
+  /** Write a snapshot of the current state; returns the event sequence number it includes. */
+  save(reason: string): number {
+    const seq = this.store.lastSeq();
+    this.store.transaction(() => this.snapshotNow(seq, reason));
+    return seq;
+  }
+
+  counts(): WorldCounts {
+    return counts(this.world);
+  }
+
+  close(): void {
+    if (!this.db.open) return;
+    this.save('shutdown');
+    this.db.close();
+  }
+}
+
+function counts(w: World): WorldCounts {
+  let rooms = 0;
+  let characters = 0;
+  let objects = 0;
+  for (const n of w.nodes()) {
+    if (n.kind === 'room') rooms++;
+    else if (n.kind === 'character') characters++;
+    else objects++;
+  }
+  return { rooms, characters, objects };
+}

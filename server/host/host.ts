@@ -1,0 +1,366 @@
+/**
+ * The game host as the network side sees it: a handle on the host worker (server/host/worker.ts)
+ * plus the table of who drives each character.
+ *
+ * Evennia splits a MUD into a portal (sockets) and a server (game); so does lightmud, with threads:
+ * the main thread keeps every connection, the worker owns the World and the database's world tables.
+ * `reloadCode()` starts a worker on the code now on disk, moves the state across through the
+ * database, and swaps it in; a crashed worker is restarted the same way. Either way no connection
+ * drops: commands sent meanwhile wait, then run on the new worker.
+ *
+ * A character is driven by at most one Driver: a human session, a model policy, a script; or by
+ * nobody. `submit(characterId, text)` runs a line of input for a character; each character's
+ * perception of it is routed to that character's driver, and to every `onPerception` listener.
+ */
+import { Worker } from 'node:worker_threads';
+import type { CharacterState, EventSummary } from '../net/protocol.js';
+import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, HostRequest, OpenInfo, SubmitResult, WorldSummary, WorkerMessage } from './types.js';
+
+export type DriverKind = 'human' | 'model' | 'script';
+
+export interface Driver {
+  readonly kind: DriverKind;
+  /** Whether to compute a fresh CharacterState for this driver whenever its character's surroundings change. */
+  readonly wantsState: boolean;
+  /** Something the character perceived of another's action. */
+  perceive(text: string, event: EventSummary): void;
+  /** Fresh state after a change the character perceived (when wantsState). */
+  state?(state: CharacterState): void;
+  /** The character's surroundings changed entirely (teleported, world reloaded): what it now sees. */
+  arrive?(look: string, state: CharacterState | null): void;
+  /**
+   * The character was taken from this driver (kicked, gone from a reloaded world). `rechoose`: the
+   * driver may pick another character (its character no longer exists).
+   */
+  detached(reason: string, rechoose?: boolean): void;
+}
+
+export type PerceptionListener = (characterId: string, text: string, event: EventSummary | null) => void;
+
+export interface Log {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+const silent: Log = { info() {}, warn() {}, error() {} };
+
+/** The game is restarting, or its worker died while this request was in flight. */
+export class HostUnavailableError extends Error {
+  constructor(message = 'The game is restarting; try again in a moment.') {
+    super(message);
+    this.name = 'HostUnavailableError';
+  }
+}
+
+const BOOT = new URL('./worker-boot.mjs', import.meta.url);
+
+class WorkerLink {
+  readonly worker: Worker;
+  readonly loaded: Promise<void>;
+  private pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private nextId = 1;
+  /** Set when we end this worker on purpose. */
+  retiring = false;
+  exited = false;
+
+  constructor(onExit: (link: WorkerLink, code: number, error: Error | null) => void) {
+    this.worker = new Worker(BOOT);
+    let lastError: Error | null = null;
+    this.loaded = new Promise((resolve, reject) => {
+      this.worker.on('message', (m: WorkerMessage) => {
+        if (m.type === 'loaded') return resolve();
+        const p = this.pending.get(m.id);
+        if (!p) return;
+        this.pending.delete(m.id);
+        if (m.ok) p.resolve(m.result);
+        else p.reject(Object.assign(new Error(m.error.split('\n')[0]), { stack: m.error, fatal: m.fatal === true }));
+      });
+      this.worker.on('error', (err) => {
+        lastError = err;
+        reject(err);
+      });
+      this.worker.on('exit', (code) => {
+        this.exited = true;
+        reject(lastError ?? new Error(`the host worker exited with code ${code} before it loaded`));
+        for (const p of this.pending.values()) p.reject(new HostUnavailableError());
+        this.pending.clear();
+        onExit(this, code, lastError);
+      });
+    });
+    this.loaded.catch(() => {});
+  }
+
+  call<T>(req: HostRequest): Promise<T> {
+    if (this.exited) return Promise.reject(new HostUnavailableError());
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage({ ...req, id });
+    });
+  }
+
+  async retire(): Promise<void> {
+    this.retiring = true;
+    await this.worker.terminate();
+  }
+}
+
+export class Host {
+  info!: OpenInfo;
+  private link!: WorkerLink;
+  /** Resolves to the live worker; replaced by a pending promise while the worker is being replaced. */
+  private gate!: Promise<WorkerLink>;
+  private drivers = new Map<string, Driver>();
+  private listeners = new Set<PerceptionListener>();
+  private crashes: number[] = [];
+  private closed = false;
+  private fatalHandlers = new Set<(err: Error) => void>();
+  private reloading: Promise<unknown> | null = null;
+
+  private constructor(readonly config: HostConfig, private log: Log) {}
+
+  static async start(config: HostConfig, opts: { log?: Log } = {}): Promise<Host> {
+    const host = new Host(config, opts.log ?? silent);
+    const link = host.spawn();
+    await link.loaded;
+    try {
+      host.info = await link.call<OpenInfo>({ op: 'open', config, watch: [] });
+    } catch (err) {
+      await link.retire();
+      throw err;
+    }
+    host.link = link;
+    host.gate = Promise.resolve(link);
+    return host;
+  }
+
+  private spawn(): WorkerLink {
+    return new WorkerLink((link, code, error) => this.onExit(link, code, error));
+  }
+
+  // ---- drivers ---------------------------------------------------------------------------------
+
+  driverOf(characterId: string): Driver | undefined {
+    return this.drivers.get(characterId);
+  }
+
+  /** Give a character to a driver; throws if another driver has it. */
+  attach(characterId: string, driver: Driver): void {
+    const current = this.drivers.get(characterId);
+    if (current && current !== driver) throw new Error(`${characterId} is already driven`);
+    this.drivers.set(characterId, driver);
+    if (driver.wantsState) void this.call({ op: 'watch', actor: characterId, on: true }).catch(() => {});
+  }
+
+  /** Release a character (if `driver` still drives it). */
+  detach(characterId: string, driver: Driver): void {
+    if (this.drivers.get(characterId) !== driver) return;
+    this.drivers.delete(characterId);
+    if (driver.wantsState) void this.call({ op: 'watch', actor: characterId, on: false }).catch(() => {});
+  }
+
+  /** Take a character from whoever drives it, telling them why. */
+  release(characterId: string, reason: string, rechoose = false): boolean {
+    const d = this.drivers.get(characterId);
+    if (!d) return false;
+    this.detach(characterId, d);
+    d.detached(reason, rechoose);
+    return true;
+  }
+
+  drivenCharacters(): string[] {
+    return [...this.drivers.keys()];
+  }
+
+  /** Observe every perception of every character (for logging, model policies, tests). Returns an unsubscribe function. */
+  onPerception(listener: PerceptionListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Called when the host cannot keep a worker running; the server should shut down. */
+  onFatal(handler: (err: Error) => void): void {
+    this.fatalHandlers.add(handler);
+  }
+
+  // ---- game ------------------------------------------------------------------------------------
+
+  /** Run one line of input for a character. Resolves once the command is durable. */
+  async submit(characterId: string, text: string, account: string | null = null): Promise<SubmitResult> {
+    const r = await this.call<SubmitResult>({ op: 'submit', actor: characterId, text, account });
+    for (const l of this.listeners) l(characterId, r.text, null);
+    this.route(r.deliveries, r.states, characterId);
+    const own = r.states[characterId];
+    if (own) this.annotate(own);
+    return r;
+  }
+
+  async state(characterId: string): Promise<CharacterState | null> {
+    const s = await this.call<CharacterState | null>({ op: 'state', actor: characterId });
+    return s ? this.annotate(s) : null;
+  }
+
+  look(characterId: string): Promise<string> {
+    return this.call<string>({ op: 'look', actor: characterId });
+  }
+
+  characters(): Promise<CharacterInfo[]> {
+    return this.call<CharacterInfo[]>({ op: 'characters' });
+  }
+
+  async freeCharacters(): Promise<CharacterInfo[]> {
+    return (await this.characters()).filter((c) => !this.drivers.has(c.id));
+  }
+
+  summary(): Promise<WorldSummary> {
+    return this.call<WorldSummary>({ op: 'summary' });
+  }
+
+  async admin(op: AdminOp, account: string | null): Promise<AdminResult> {
+    const r = await this.call<AdminResult>({ op: 'admin', admin: op, account });
+    if (op.op === 'reloadWorld') this.info = { ...this.info, counts: (await this.summary()).counts };
+    this.route(r.deliveries, r.states, op.actor);
+    for (const id of r.removed ?? []) this.release(id, 'Your character is not in the reloaded world; choose another.', true);
+    for (const id of r.relocated ?? []) {
+      const d = this.drivers.get(id);
+      if (!d?.arrive) continue;
+      const [look, state] = await Promise.all([this.look(id), d.wantsState ? this.state(id) : Promise.resolve(null)]);
+      // The driver may have changed while we waited.
+      if (this.drivers.get(id) === d) d.arrive(look, state);
+    }
+    return r;
+  }
+
+  private route(deliveries: Delivery[], states: Record<string, CharacterState>, actor: string): void {
+    for (const d of deliveries) {
+      this.drivers.get(d.character)?.perceive(d.text, d.event);
+      for (const l of this.listeners) l(d.character, d.text, d.event);
+    }
+    for (const [id, s] of Object.entries(states)) {
+      if (id === actor) continue;
+      const driver = this.drivers.get(id);
+      if (driver?.state) driver.state(this.annotate(s));
+    }
+  }
+
+  private annotate(s: CharacterState): CharacterState {
+    for (const p of s.people) p.player = this.drivers.get(p.id)?.kind === 'human';
+    return s;
+  }
+
+  private async call<T>(req: HostRequest): Promise<T> {
+    if (this.closed) throw new HostUnavailableError('The server is shutting down.');
+    const link = await this.gate;
+    return link.call<T>(req);
+  }
+
+  // ---- reload, crash, close --------------------------------------------------------------------
+
+  /**
+   * Reload the game code: start a worker on the code now on disk; once it has loaded, the old worker
+   * finishes the commands it has, saves and closes the database, and the new one opens it.
+   * If the new code fails to load, the old worker carries on and the error is thrown.
+   */
+  async reloadCode(): Promise<{ ms: number; info: OpenInfo }> {
+    if (this.reloading) throw new Error('A reload is already in progress.');
+    const t0 = performance.now();
+    const run = (async () => {
+      const fresh = this.spawn();
+      fresh.retiring = true; // not ours until it takes over
+      try {
+        await fresh.loaded;
+      } catch (err) {
+        await fresh.retire();
+        throw new Error(`the new game code failed to load, so the old code keeps running: ${(err as Error).message}`);
+      }
+      const old = await this.gate;
+      let swap!: (l: WorkerLink) => void;
+      this.gate = new Promise((resolve) => (swap = resolve));
+      try {
+        await old.call({ op: 'close' });
+      } catch (err) {
+        swap(old);
+        await fresh.retire();
+        throw err;
+      }
+      const watch = [...this.drivers].filter(([, d]) => d.wantsState).map(([id]) => id);
+      try {
+        this.info = await fresh.call<OpenInfo>({ op: 'open', config: this.openConfig(), watch });
+      } catch (err) {
+        await fresh.retire();
+        this.info = await old.call<OpenInfo>({ op: 'open', config: this.openConfig(), watch });
+        swap(old);
+        throw new Error(`the new game code failed to open the world, so the old code keeps running: ${(err as Error).message}`);
+      }
+      fresh.retiring = false;
+      this.link = fresh;
+      swap(fresh);
+      await old.retire();
+      return { ms: performance.now() - t0, info: this.info };
+    })();
+    this.reloading = run;
+    try {
+      return await run;
+    } finally {
+      this.reloading = null;
+    }
+  }
+
+  /** After the first open, always restore from the database (never re-seed, never --fresh again). */
+  private openConfig(): HostConfig {
+    const { fresh: _fresh, ...rest } = this.config;
+    return rest;
+  }
+
+  /** For tests: make the worker die as if the game code had crashed. */
+  async crashForTest(): Promise<void> {
+    const link = await this.gate;
+    void link.call({ op: 'crash' }).catch(() => {});
+    await new Promise<void>((resolve) => link.worker.once('exit', () => resolve()));
+  }
+
+  private onExit(link: WorkerLink, code: number, error: Error | null): void {
+    if (link.retiring || this.closed || link !== this.link) return;
+    const now = Date.now();
+    this.crashes = this.crashes.filter((t) => now - t < 60_000);
+    this.crashes.push(now);
+    this.log.error({ code, err: error?.message }, 'the game host worker died; restarting it from the database');
+    if (this.crashes.length > 5) {
+      const err = new Error(`the game host worker died ${this.crashes.length} times in a minute; giving up`);
+      for (const h of this.fatalHandlers) h(err);
+      return;
+    }
+    let swap!: (l: WorkerLink) => void;
+    this.gate = new Promise((resolve) => (swap = resolve));
+    const restart = async (): Promise<void> => {
+      const fresh = this.spawn();
+      try {
+        await fresh.loaded;
+        const watch = [...this.drivers].filter(([, d]) => d.wantsState).map(([id]) => id);
+        this.info = await fresh.call<OpenInfo>({ op: 'open', config: this.openConfig(), watch });
+        this.link = fresh;
+        swap(fresh);
+        this.log.info({ replayed: this.info.replayed, seq: this.info.seq }, 'the game host worker restarted');
+      } catch (err) {
+        fresh.retiring = true;
+        await fresh.retire();
+        for (const h of this.fatalHandlers) h(err as Error);
+      }
+    };
+    void restart();
+  }
+
+  /** Save the world and stop the worker. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.reloading) await this.reloading.catch(() => {});
+    const link = await this.gate;
+    this.closed = true;
+    try {
+      await link.call({ op: 'close' });
+    } finally {
+      await link.retire();
+    }
+  }
+}

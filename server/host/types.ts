@@ -1,0 +1,104 @@
+/** Plain data exchanged between the game host (in its worker thread) and the network side. */
+import type { SyncMode } from '../store/db.js';
+import type { CharacterState, EventSummary } from '../net/protocol.js';
+
+export interface HostConfig {
+  /** SQLite file. */
+  db: string;
+  /** World file or directory given by the user; when absent, the saved world, else the bundled one. */
+  world?: string;
+  /** Discard the saved world state and start from the world file (accounts are kept). */
+  fresh?: boolean;
+  seed?: number;
+  sync?: SyncMode;
+  /** Commands between whole-world snapshots (the log holds every command in between). */
+  snapshotEvery?: number;
+}
+
+export interface OpenInfo {
+  title: string;
+  source: string;
+  /** How the state was obtained. */
+  restored: 'seeded' | 'snapshot';
+  /** Commands replayed from the log after the snapshot, and how many of them gave another reply than was logged. */
+  replayed: number;
+  diverged: number;
+  seq: number;
+  counts: WorldCounts;
+}
+
+export interface WorldCounts {
+  rooms: number;
+  characters: number;
+  objects: number;
+}
+
+/** One character's perception of an event caused by someone else. */
+export interface Delivery {
+  character: string;
+  text: string;
+  event: EventSummary;
+}
+
+export interface SubmitResult {
+  /** Log sequence number of this command (committed before the result is returned). */
+  seq: number;
+  ok: boolean;
+  text: string;
+  failed?: string;
+  action?: string;
+  deliveries: Delivery[];
+  /** Fresh states of the watched characters this command concerned (the actor's included). */
+  states: Record<string, CharacterState>;
+}
+
+export interface CharacterInfo {
+  id: string;
+  name: string;
+  room: string;
+  roomId: string;
+}
+
+export interface WorldSummary {
+  title: string;
+  counts: WorldCounts;
+  rooms: { id: string; name: string; category: string; exits: { label: string; to: string }[]; characters: number; objects: number }[];
+}
+
+/** Outcome of an admin operation: a reply for the admin plus what others perceived. */
+export interface AdminResult {
+  ok: boolean;
+  text: string;
+  seq?: number;
+  deliveries: Delivery[];
+  states: Record<string, CharacterState>;
+  /** Characters that no longer exist (after a world reload). */
+  removed?: string[];
+  /** Characters whose surroundings changed completely (teleported, world reloaded): send them a fresh look. */
+  relocated?: string[];
+}
+
+export type AdminOp =
+  | { op: 'teleport'; actor: string; who: string; to: string }
+  | { op: 'create'; actor: string; spec: string }
+  | { op: 'reloadWorld'; actor: string }
+  | { op: 'save'; actor: string };
+
+// ---- worker messages -----------------------------------------------------------------------------
+
+export type HostRequest =
+  | { op: 'open'; config: HostConfig; watch: string[] }
+  | { op: 'submit'; actor: string; text: string; account: string | null }
+  | { op: 'state'; actor: string }
+  | { op: 'look'; actor: string }
+  | { op: 'characters' }
+  | { op: 'summary' }
+  | { op: 'watch'; actor: string; on: boolean }
+  | { op: 'admin'; admin: AdminOp; account: string | null }
+  | { op: 'close' }
+  | { op: 'crash' };
+
+export type WorkerMessage =
+  | { type: 'loaded' }
+  | { type: 'reply'; id: number; ok: true; result: unknown }
+  | { type: 'reply'; id: number; ok: false; error: string; fatal?: boolean };

@@ -1,0 +1,320 @@
+/**
+ * What every connection does, whatever its transport: the login steps, limits (rate, length,
+ * timeouts), running commands in order, the server's own commands (quit, who, @admin ...), and
+ * delivering what the character perceives. server/net/websocket.ts and server/net/telnet.ts
+ * subclass it with their framing and presentation.
+ */
+import type { CharacterState, ErrorCode, EventSummary, FrameId } from './protocol.js';
+import type { CharacterInfo } from '../host/types.js';
+import { HostUnavailableError, type Host, type Log } from '../host/host.js';
+import type { Account, AccountStore } from '../store/accounts.js';
+import { TokenBucket, type ConnectionCounter, type ServerOptions } from './limits.js';
+import type { LoginResult, Portal, Session, SessionLink } from './portal.js';
+
+export interface ServerContext {
+  host: Host;
+  portal: Portal;
+  accounts: AccountStore;
+  opts: ServerOptions;
+  counter: ConnectionCounter;
+  log: Log;
+  connections: Set<Connection>;
+  /** Tell every connected player something (reloads, shutdown). */
+  broadcast(text: string): void;
+}
+
+export type Phase = 'login' | 'choosing' | 'playing' | 'closed';
+
+export interface ResultInfo {
+  id?: FrameId;
+  ok: boolean;
+  seq?: number;
+}
+
+const ADMIN_HELP = [
+  'Admin commands:',
+  '  @reload            reload the game code (the world state and every connection are kept)',
+  '  @reload world      reset the world to its world file (connections are kept)',
+  '  @save              write a snapshot of the world now',
+  '  @kick NAME         end the session of a character or account',
+  '  @teleport WHO to WHERE  (or @tp WHERE for yourself): move a character to a room or to another character',
+  '  @create NAME [+container +surface +weapon +wearable +food +drink +fixed]  make an object here',
+].join('\n');
+
+const PLAYER_HELP = ['Server commands:', '  who     who is playing', '  quit    leave (your character is saved)', '  help    the game\'s commands'].join('\n');
+
+export abstract class Connection implements SessionLink {
+  abstract readonly transport: 'websocket' | 'telnet';
+  phase: Phase = 'login';
+  session: Session | null = null;
+  /** Logged in to an account (or a guest, null) and choosing a character. */
+  account: Account | null = null;
+  protected loginFailures = 0;
+  private bucket: TokenBucket;
+  private refusedInRow = 0;
+  private lastInput = Date.now();
+  private readonly openedAt = Date.now();
+  private queue: Promise<void> = Promise.resolve();
+  /** A login step is running (KDF, database): further login frames wait their turn. */
+  private busy = false;
+
+  constructor(protected ctx: ServerContext, readonly ip: string) {
+    this.bucket = new TokenBucket(ctx.opts.commandsPerSecond, ctx.opts.commandBurst);
+    ctx.connections.add(this);
+  }
+
+  /** (A method, so TypeScript does not narrow `phase` across awaits.) */
+  isClosed(): boolean {
+    return this.phase === 'closed';
+  }
+
+  get idleMs(): number {
+    return Date.now() - this.lastInput;
+  }
+
+  // ---- output, per transport ------------------------------------------------------------------------
+
+  abstract sendResult(text: string, info: ResultInfo): void;
+  abstract sendEvent(text: string, event: EventSummary): void;
+  abstract sendSystem(text: string): void;
+  abstract sendLook(text: string, state: CharacterState | null): void;
+  abstract sendState(state: CharacterState, id?: FrameId): void;
+  abstract sendError(code: ErrorCode, message: string, id?: FrameId): void;
+  abstract sendCharacters(list: CharacterInfo[], message?: string): void;
+  abstract sendWelcome(session: Session, resumed: boolean): void;
+  /** Say goodbye (with the reason) and close the transport. `closed()` follows. */
+  protected abstract closeTransport(reason: string, code?: ErrorCode): void;
+
+  // ---- lifetime ------------------------------------------------------------------------------------
+
+  /** Input arrived (any input: it proves the peer is there). */
+  touch(): void {
+    this.lastInput = Date.now();
+  }
+
+  /** Called by the server's sweep: enforce the login and idle timeouts. */
+  checkTimers(now: number): void {
+    if (this.phase === 'closed') return;
+    const o = this.ctx.opts;
+    if (this.phase !== 'playing' && o.loginTimeoutMs > 0 && now - this.openedAt > o.loginTimeoutMs && now - this.lastInput > 1000) {
+      this.end(`You did not log in within ${Math.round(o.loginTimeoutMs / 1000)} seconds; goodbye.`, 'login_timeout');
+    } else if (o.idleTimeoutMs > 0 && now - this.lastInput > o.idleTimeoutMs) {
+      this.end(`Idle for ${Math.round(o.idleTimeoutMs / 60_000)} minutes; goodbye. Your character is saved.`, 'idle_timeout');
+    }
+  }
+
+  /** Close with a message. */
+  end(reason: string, code?: ErrorCode): void {
+    if (this.phase === 'closed') return;
+    this.closeTransport(reason, code);
+  }
+
+  /** The transport closed (for whatever reason). Call exactly once. */
+  closed(): void {
+    if (this.phase === 'closed') return;
+    this.phase = 'closed';
+    this.ctx.connections.delete(this);
+    this.ctx.counter.close(this.ip);
+    if (this.session) this.ctx.portal.unbind(this.session, this);
+    this.session = null;
+  }
+
+  // ---- logins ----------------------------------------------------------------------------------------
+
+  /** Run a login step; one at a time per connection. */
+  protected async login(step: () => Promise<LoginResult>, id?: FrameId): Promise<void> {
+    if (this.phase === 'playing') return this.sendError('already_logged_in', 'You are already playing; send commands, or quit first.', id);
+    if (this.busy) return this.sendError('bad_frame', 'A login is already in progress; wait for its answer.', id);
+    this.busy = true;
+    let result: LoginResult;
+    try {
+      result = await step();
+    } catch (err) {
+      this.busy = false;
+      if (err instanceof HostUnavailableError) return this.sendError('unavailable', err.message, id);
+      this.ctx.log.error({ err: (err as Error).message }, 'login failed');
+      return this.sendError('internal', 'Something went wrong on the server; try again.', id);
+    }
+    this.busy = false;
+    if (this.phase === 'closed') {
+      // The connection went away while we worked: do not hold the character for nobody.
+      if (result.kind === 'session' && !result.resumed) this.ctx.portal.endSession(result.session, null);
+      return;
+    }
+    this.onLoginResult(result, id);
+  }
+
+  protected onLoginResult(result: LoginResult, id?: FrameId): void {
+    switch (result.kind) {
+      case 'session':
+        this.account = result.session.account;
+        return void this.takeUp(result.session, result.resumed);
+      case 'choose':
+        this.account = result.account;
+        this.phase = 'choosing';
+        if (!result.characters.length) return this.sendError('no_such_character', 'Every character is being played; try again later.', id);
+        return this.sendCharacters(result.characters, result.message);
+      case 'error':
+        this.sendError(result.code, result.message, id);
+        if (result.code === 'auth_failed' && ++this.loginFailures >= this.ctx.opts.maxLoginFailures) this.end('Too many failed logins; goodbye.', 'auth_failed');
+    }
+  }
+
+  private async takeUp(session: Session, resumed: boolean): Promise<void> {
+    this.ctx.portal.bind(session, this);
+    this.session = session;
+    this.phase = 'playing';
+    this.sendWelcome(session, resumed);
+    try {
+      const [look, state] = await Promise.all([this.ctx.host.look(session.character.id), this.ctx.host.state(session.character.id)]);
+      if (this.session === session) this.sendLook(look, state);
+    } catch (err) {
+      if (err instanceof HostUnavailableError) this.sendError('unavailable', err.message);
+    }
+  }
+
+  /** Choose a character after logging in (as a guest: `account` null). */
+  protected choose(query: string, id?: FrameId): Promise<void> {
+    if (this.phase !== 'choosing') {
+      if (this.phase === 'playing') return Promise.resolve(this.sendError('already_logged_in', 'You are already playing a character.', id));
+      return Promise.resolve(this.sendError('not_logged_in', 'Log in first (as a guest, or with an account).', id));
+    }
+    return this.login(() => this.ctx.portal.enter(this.account, query), id);
+  }
+
+  // ---- the session's side ---------------------------------------------------------------------------
+
+  detachedFromSession(reason: string, rechoose: boolean): void {
+    this.session = null;
+    if (this.phase === 'closed') return;
+    if (!rechoose) return this.end(reason);
+    this.phase = 'choosing';
+    this.sendSystem(reason);
+    void this.ctx.portal.free().then((list) => this.phase === 'choosing' && this.sendCharacters(list), () => {});
+  }
+
+  // ---- commands --------------------------------------------------------------------------------------
+
+  /** One line of game input. Refused at once when over the limits; otherwise run after the ones before it. */
+  command(text: string, id?: FrameId): void {
+    if (this.phase !== 'playing' || !this.session) {
+      return this.sendError('not_logged_in', this.phase === 'choosing' ? 'Choose a character first.' : 'Log in first: as a guest, or with an account.', id);
+    }
+    if (!this.bucket.take()) {
+      this.sendError('rate_limited', `Too many commands: at most ${this.ctx.opts.commandsPerSecond} a second (bursts of ${this.ctx.opts.commandBurst}); that one was dropped.`, id);
+      if (++this.refusedInRow >= this.ctx.opts.floodDisconnectAfter) this.end('Flooding: too many commands; goodbye.', 'rate_limited');
+      return;
+    }
+    this.refusedInRow = 0;
+    if (text.length > this.ctx.opts.maxCommandLength) {
+      return this.sendError('too_long', `That command is ${text.length} characters long; the limit is ${this.ctx.opts.maxCommandLength}.`, id);
+    }
+    const session = this.session;
+    this.queue = this.queue.then(() => this.run(session, text, id)).catch((err: unknown) => {
+      this.ctx.log.error({ err: (err as Error).message }, 'command failed');
+      this.sendError('internal', 'Something went wrong on the server with that command.', id);
+    });
+  }
+
+  private async run(session: Session, text: string, id?: FrameId): Promise<void> {
+    if (this.phase === 'closed' || this.session !== session) return;
+    const line = text.trim();
+    const word = line.split(/\s+/, 1)[0]!.toLowerCase();
+    if (word.startsWith('@') || word === 'quit' || word === 'who' || word === 'logout') return this.meta(session, line, word, id);
+    try {
+      const r = await this.ctx.host.submit(session.character.id, text, session.account?.name ?? null);
+      if (this.isClosed()) return;
+      this.sendResult(r.text, { id, ok: r.ok, seq: r.seq });
+      const state = r.states[session.character.id];
+      if (state) this.sendState(state, id);
+    } catch (err) {
+      if (err instanceof HostUnavailableError) return this.sendError('unavailable', err.message, id);
+      throw err;
+    }
+  }
+
+  private reply(text: string, ok: boolean, id?: FrameId, seq?: number): void {
+    this.sendResult(text, seq === undefined ? { id, ok } : { id, ok, seq });
+  }
+
+  private async replyWithState(session: Session, text: string, ok: boolean, id?: FrameId, seq?: number): Promise<void> {
+    this.reply(text, ok, id, seq);
+    const state = await this.ctx.host.state(session.character.id);
+    if (state && this.session === session) this.sendState(state, id);
+  }
+
+  /** The server's own commands: quit, who, and @admin commands. */
+  private async meta(session: Session, line: string, word: string, id?: FrameId): Promise<void> {
+    const { host, portal } = this.ctx;
+    const rest = line.slice(word.length).trim();
+    const admin = session.role === 'admin';
+    const who = session.account?.name ?? null;
+    try {
+      switch (word) {
+        case 'quit':
+        case 'logout':
+        case '@quit':
+          this.reply(`Goodbye. ${session.character.name} stays where you left it.`, true, id);
+          portal.endSession(session, null, { revoke: true });
+          this.session = null;
+          return this.end('quit');
+        case 'who':
+        case '@who': {
+          const list = portal.who();
+          const lines = list.map((w) => `  ${w.name.padEnd(20)} ${(w.account ?? 'guest').padEnd(16)} ${w.connected ? w.transport : 'link-dead'}${w.role === 'admin' ? ' (admin)' : ''}`);
+          return this.replyWithState(session, [`${list.length} playing:`, ...lines].join('\n'), true, id);
+        }
+        case '@help':
+          return this.replyWithState(session, admin ? `${PLAYER_HELP}\n${ADMIN_HELP}` : PLAYER_HELP, true, id);
+      }
+      const known = ['@reload', '@save', '@kick', '@teleport', '@tp', '@create'];
+      if (!known.includes(word)) return this.replyWithState(session, `There is no server command "${word}". Type @help.`, false, id);
+      if (!admin) {
+        this.sendError('forbidden', `${word} is for admins only.`, id);
+        return;
+      }
+      this.ctx.log.info({ account: who, command: line }, 'admin command');
+      switch (word) {
+        case '@reload': {
+          if (/^world$/i.test(rest)) {
+            const r = await host.admin({ op: 'reloadWorld', actor: session.character.id }, who);
+            if (this.session === session) await this.replyWithState(session, r.text, r.ok, id, r.seq);
+            this.ctx.broadcast('The world was reloaded from its file.');
+            return;
+          }
+          if (rest && !/^code$/i.test(rest)) return this.replyWithState(session, 'Usage: @reload (the game code) or @reload world.', false, id);
+          const r = await host.reloadCode();
+          this.ctx.broadcast(`The game code was reloaded (${Math.round(r.ms)} ms); carry on.`);
+          return this.replyWithState(session, `Reloaded the game code in ${Math.round(r.ms)} ms; ${portal.sessions.size} sessions kept.`, true, id);
+        }
+        case '@save': {
+          const r = await host.admin({ op: 'save', actor: session.character.id }, who);
+          return this.replyWithState(session, r.text, r.ok, id, r.seq);
+        }
+        case '@kick': {
+          const [name, ...why] = rest.split(/\s+/);
+          const target = name ? portal.find(name) : null;
+          if (!target) return this.replyWithState(session, name ? `Nobody called "${name}" is playing.` : 'Usage: @kick NAME [reason]', false, id);
+          if (target === session) return this.replyWithState(session, 'Use quit to leave.', false, id);
+          portal.endSession(target, `You were kicked by ${who ?? 'an admin'}${why.length ? `: ${why.join(' ')}` : '.'}`, { revoke: true });
+          return this.replyWithState(session, `Kicked ${target.character.name}${target.account ? ` (${target.account.name})` : ''}.`, true, id);
+        }
+        case '@teleport':
+        case '@tp': {
+          const m = /^(.+?)\s+to\s+(.+)$/i.exec(rest);
+          const [whoQ, toQ] = m ? [m[1]!, m[2]!] : ['me', rest];
+          if (!toQ) return this.replyWithState(session, 'Usage: @teleport WHO to WHERE, or @tp WHERE.', false, id);
+          const r = await host.admin({ op: 'teleport', actor: session.character.id, who: whoQ, to: toQ }, who);
+          return this.replyWithState(session, r.text, r.ok, id, r.seq);
+        }
+        case '@create': {
+          const r = await host.admin({ op: 'create', actor: session.character.id, spec: rest }, who);
+          return this.replyWithState(session, r.text, r.ok, id, r.seq);
+        }
+      }
+    } catch (err) {
+      if (err instanceof HostUnavailableError) return this.sendError('unavailable', err.message, id);
+      return this.replyWithState(session, `${word} failed: ${(err as Error).message}`, false, id);
+    }
+  }
+}

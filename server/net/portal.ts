@@ -1,0 +1,248 @@
+/**
+ * The portal: logins, characters and sessions, shared by every transport.
+ *
+ * A Session is one player's hold on one character (a Driver of the host). It outlives its
+ * connection: when the connection drops, the character stays reserved for `linkdeadMs`, and a
+ * `resume` with the session's token (or a login to the same account) takes it up again on a new
+ * connection. A character has at most one session, and a session at most one connection: a second
+ * connection resuming it takes over and the first is closed.
+ */
+import type { CharacterState, ErrorCode, EventSummary, Role } from './protocol.js';
+import type { Driver, Host, Log } from '../host/host.js';
+import type { CharacterInfo } from '../host/types.js';
+import { AccountError, type Account, type AccountStore } from '../store/accounts.js';
+import type { ServerOptions } from './limits.js';
+
+/** What a session needs from the connection that carries it (server/net/connection.ts). */
+export interface SessionLink {
+  readonly transport: 'websocket' | 'telnet';
+  readonly ip: string;
+  sendEvent(text: string, event: EventSummary): void;
+  sendState(state: CharacterState): void;
+  sendLook(text: string, state: CharacterState | null): void;
+  /** The session ended or moved to another connection: say why and close, or return to choosing a character. */
+  detachedFromSession(reason: string, rechoose: boolean): void;
+  readonly idleMs: number;
+}
+
+export class Session implements Driver {
+  readonly kind = 'human' as const;
+  readonly wantsState = true;
+  link: SessionLink | null = null;
+  linkdeadTimer: NodeJS.Timeout | null = null;
+  readonly startedAt = Date.now();
+
+  constructor(
+    private portal: Portal,
+    readonly account: Account | null,
+    readonly character: { id: string; name: string },
+    readonly token: string,
+  ) {}
+
+  get role(): Role {
+    return this.account?.role ?? 'player';
+  }
+
+  perceive(text: string, event: EventSummary): void {
+    this.link?.sendEvent(text, event);
+  }
+
+  state(state: CharacterState): void {
+    this.link?.sendState(state);
+  }
+
+  arrive(look: string, state: CharacterState | null): void {
+    this.link?.sendLook(look, state);
+  }
+
+  detached(reason: string, rechoose = false): void {
+    this.portal.forget(this);
+    const link = this.link;
+    this.link = null;
+    link?.detachedFromSession(reason, rechoose);
+  }
+}
+
+export type LoginResult =
+  | { kind: 'session'; session: Session; resumed: boolean }
+  | { kind: 'choose'; account: Account | null; characters: CharacterInfo[]; message?: string }
+  | { kind: 'error'; code: ErrorCode; message: string };
+
+export interface WhoEntry {
+  character: string;
+  name: string;
+  account: string | null;
+  role: Role;
+  transport: 'websocket' | 'telnet' | null;
+  /** Connected now; false while link-dead (the character is held for a resume). */
+  connected: boolean;
+  idleSeconds: number;
+}
+
+/** Match a character among `list` by id, exact name, or unique partial name. */
+export function matchCharacter(list: CharacterInfo[], query: string): CharacterInfo | 'ambiguous' | null {
+  const q = query.trim().toLowerCase();
+  if (!q) return null;
+  const byId = list.find((c) => c.id.toLowerCase() === q);
+  if (byId) return byId;
+  const exact = list.filter((c) => c.name.toLowerCase() === q);
+  if (exact.length) return exact[0]!;
+  const partial = list.filter((c) => c.name.toLowerCase().includes(q));
+  if (partial.length === 1) return partial[0]!;
+  return partial.length > 1 ? 'ambiguous' : null;
+}
+
+export class Portal {
+  private byToken = new Map<string, Session>();
+  private byAccount = new Map<number, Session>();
+  readonly sessions = new Set<Session>();
+
+  constructor(
+    readonly host: Host,
+    readonly accounts: AccountStore,
+    readonly opts: ServerOptions,
+    private log: Log,
+  ) {}
+
+  // ---- logins ------------------------------------------------------------------------------------
+
+  async guest(character?: string): Promise<LoginResult> {
+    return this.enter(null, character);
+  }
+
+  async login(name: string, password: string, character?: string): Promise<LoginResult> {
+    const account = await this.accounts.verify(name, password);
+    if (!account) return { kind: 'error', code: 'auth_failed', message: 'Wrong account name or password.' };
+    const live = this.byAccount.get(account.id);
+    if (live && !character) return { kind: 'session', session: live, resumed: true };
+    if (live && character) this.endSession(live, 'You logged in again and chose another character.');
+    return this.enter(account, character ?? account.character ?? undefined, !character);
+  }
+
+  async register(name: string, password: string, character?: string): Promise<LoginResult> {
+    try {
+      const account = await this.accounts.register(name, password);
+      this.log.info({ account: account.name, role: account.role }, 'account registered');
+      return this.enter(account, character);
+    } catch (err) {
+      if (err instanceof AccountError) return { kind: 'error', code: err.code, message: err.message };
+      throw err;
+    }
+  }
+
+  async resume(token: string): Promise<LoginResult> {
+    const live = this.byToken.get(token);
+    if (live) return { kind: 'session', session: live, resumed: true };
+    const grant = this.accounts.resolveToken(token);
+    if (!grant) return { kind: 'error', code: 'bad_token', message: 'That token is unknown or has expired; log in again.' };
+    const account = grant.accountId === null ? null : this.accounts.byId(grant.accountId);
+    if (grant.accountId !== null && !account) return { kind: 'error', code: 'bad_token', message: 'The account of that token no longer exists.' };
+    if (account) {
+      const other = this.byAccount.get(account.id);
+      if (other) return { kind: 'session', session: other, resumed: true };
+    }
+    const all = await this.host.characters();
+    const info = all.find((c) => c.id === grant.character);
+    if (!info) return { kind: 'choose', account, characters: await this.free(), message: 'Your character is no longer in the world; choose another.' };
+    if (this.host.driverOf(info.id)) return { kind: 'error', code: 'character_taken', message: `Someone else is playing ${info.name} now.` };
+    return { kind: 'session', session: this.start(account, info, token), resumed: true };
+  }
+
+  /** Take up `query` (or, when `soft`, try it and fall back to choosing). */
+  async enter(account: Account | null, query?: string, soft = false): Promise<LoginResult> {
+    const free = await this.free();
+    if (!query) return { kind: 'choose', account, characters: free };
+    const found = matchCharacter(free, query);
+    if (found && found !== 'ambiguous') return { kind: 'session', session: this.start(account, found), resumed: false };
+    if (soft) return { kind: 'choose', account, characters: free };
+    if (found === 'ambiguous') return { kind: 'error', code: 'no_such_character', message: `"${query}" matches several characters; use the id.` };
+    const any = matchCharacter(await this.host.characters(), query);
+    if (any && any !== 'ambiguous') return { kind: 'error', code: 'character_taken', message: `Someone else is playing ${any.name}; choose another.` };
+    return { kind: 'error', code: 'no_such_character', message: `There is no character "${query}" in this world.` };
+  }
+
+  async free(): Promise<CharacterInfo[]> {
+    return this.host.freeCharacters();
+  }
+
+  private start(account: Account | null, info: CharacterInfo, token?: string): Session {
+    const ttl = account ? this.opts.accountTokenMs : this.opts.guestTokenMs;
+    const tok = token ?? this.accounts.issueToken(account?.id ?? null, info.id, ttl).token;
+    const session = new Session(this, account, { id: info.id, name: info.name }, tok);
+    this.host.attach(info.id, session);
+    this.sessions.add(session);
+    this.byToken.set(tok, session);
+    if (account) {
+      this.byAccount.set(account.id, session);
+      this.accounts.setCharacter(account.id, info.id);
+    }
+    this.log.info({ character: info.id, account: account?.name ?? null }, 'session started');
+    return session;
+  }
+
+  // ---- session life --------------------------------------------------------------------------------
+
+  /** Attach a connection to a session, closing the connection it had. */
+  bind(session: Session, link: SessionLink): void {
+    if (session.linkdeadTimer) clearTimeout(session.linkdeadTimer);
+    session.linkdeadTimer = null;
+    const old = session.link;
+    session.link = link;
+    if (old && old !== link) old.detachedFromSession('This character was taken up by a new connection.', false);
+  }
+
+  /** The connection dropped: hold the character for a while so the player can resume. */
+  unbind(session: Session, link: SessionLink): void {
+    if (session.link !== link) return;
+    session.link = null;
+    if (!this.sessions.has(session)) return;
+    if (this.opts.linkdeadMs <= 0) return this.endSession(session, null);
+    session.linkdeadTimer = setTimeout(() => this.endSession(session, null), this.opts.linkdeadMs);
+    session.linkdeadTimer.unref();
+  }
+
+  /** End a session: the character is free again. `reason` is told to its connection, if any. */
+  endSession(session: Session, reason: string | null, opts: { revoke?: boolean } = {}): void {
+    if (!this.sessions.has(session)) return;
+    this.forget(session);
+    this.host.detach(session.character.id, session);
+    if (opts.revoke) this.accounts.revokeToken(session.token);
+    const link = session.link;
+    session.link = null;
+    if (link && reason !== null) link.detachedFromSession(reason, false);
+    this.log.info({ character: session.character.id, account: session.account?.name ?? null }, 'session ended');
+  }
+
+  /** Drop a session from the tables (the host has already let the character go, or is about to). */
+  forget(session: Session): void {
+    if (session.linkdeadTimer) clearTimeout(session.linkdeadTimer);
+    session.linkdeadTimer = null;
+    this.sessions.delete(session);
+    if (this.byToken.get(session.token) === session) this.byToken.delete(session.token);
+    if (session.account && this.byAccount.get(session.account.id) === session) this.byAccount.delete(session.account.id);
+  }
+
+  /** Find a session by character id or name, or account name. */
+  find(query: string): Session | null {
+    const q = query.trim().toLowerCase();
+    for (const s of this.sessions) if (s.character.id.toLowerCase() === q || s.character.name.toLowerCase() === q || s.account?.name.toLowerCase() === q) return s;
+    return null;
+  }
+
+  who(): WhoEntry[] {
+    return [...this.sessions].map((s) => ({
+      character: s.character.id,
+      name: s.character.name,
+      account: s.account?.name ?? null,
+      role: s.role,
+      transport: s.link?.transport ?? null,
+      connected: s.link !== null,
+      idleSeconds: Math.round((s.link?.idleMs ?? Date.now() - s.startedAt) / 1000),
+    }));
+  }
+
+  /** Server shutdown: tell every connected player, end every session. */
+  closeAll(reason: string): void {
+    for (const s of [...this.sessions]) this.endSession(s, reason);
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * The lightmud server: HTTP (fastify) with the websocket at /ws and the browser client at /,
+ * telnet, the portal (logins and sessions) and the game host worker, wired together.
+ *
+ *   const server = await startServer({ db: 'x.db', world: 'world.json', httpPort: 0, telnetPort: 0 });
+ *   ... server.httpPort, server.telnetPort ...
+ *   await server.close();
+ */
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import fastifyWebsocket from '@fastify/websocket';
+import { readFile } from 'node:fs/promises';
+import { Host, HostUnavailableError, type Log } from '../host/host.js';
+import { AccountStore } from '../store/accounts.js';
+import { openDb, type Db } from '../store/db.js';
+import { Connection, type ServerContext } from './connection.js';
+import { ConnectionCounter, DEFAULT_OPTIONS, type ServerOptions } from './limits.js';
+import { Portal } from './portal.js';
+import { listenTelnet, type TelnetListener } from './telnet-server.js';
+import { refuseWebsocket, SERVER_NAME, SERVER_VERSION, WsConnection } from './websocket.js';
+
+export interface RunningServer {
+  opts: ServerOptions;
+  httpPort: number;
+  telnetPort: number | null;
+  host: Host;
+  portal: Portal;
+  accounts: AccountStore;
+  app: FastifyInstance;
+  /** Tell everyone, save, close every connection and the database. */
+  close(reason?: string): Promise<void>;
+}
+
+const CLIENT_DIR = new URL('../../clients/web/', import.meta.url);
+const CLIENT_FILES: Record<string, string> = {
+  '/': 'index.html',
+  '/index.html': 'index.html',
+  '/client.js': 'client.js',
+  '/style.css': 'style.css',
+};
+const CONTENT_TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+
+export async function startServer(options: Partial<ServerOptions> = {}): Promise<RunningServer> {
+  const opts: ServerOptions = { ...DEFAULT_OPTIONS, ...options };
+  const app = Fastify({ logger: opts.logger, bodyLimit: 16 * 1024, logController: new LogController({ disableRequestLogging: true }) });
+  const log: Log = app.log;
+  const startedAt = Date.now();
+
+  let accountsDb: Db | null = null;
+  let host: Host | null = null;
+  try {
+    accountsDb = openDb(opts.db, { sync: opts.sync });
+    const accounts = new AccountStore(accountsDb, { admins: opts.admins });
+    host = await Host.start({ db: opts.db, world: opts.world, fresh: opts.fresh, sync: opts.sync, snapshotEvery: opts.snapshotEvery }, { log });
+    const info = host.info;
+    log.info({ world: info.title, source: info.source, restored: info.restored, replayed: info.replayed, diverged: info.diverged, seq: info.seq, ...info.counts }, info.restored === 'seeded' ? 'world loaded from its file' : 'world restored from the database');
+    if (info.diverged) log.warn({ diverged: info.diverged }, 'some replayed commands gave other replies than logged (the game code changed since); the replayed state stands');
+
+    const connections = new Set<Connection>();
+    const counter = new ConnectionCounter(opts);
+    const portal = new Portal(host, accounts, opts, log);
+    const ctx: ServerContext = {
+      host, portal, accounts, opts, counter, log, connections,
+      broadcast(text) {
+        for (const c of connections) if (c.phase === 'playing') c.sendSystem(text);
+      },
+    };
+    const liveHost = host;
+    host.onFatal((err) => {
+      log.error({ err: err.message }, 'the game host cannot run; shutting down');
+      void running.close('The server has a fault and is shutting down; your character is saved.').finally(() => process.exitCode = 1);
+    });
+
+    // ---- HTTP ----
+    await app.register(fastifyWebsocket, { options: { maxPayload: opts.maxFrameBytes } });
+    app.get('/healthz', async () => ({
+      ok: true, server: SERVER_NAME, version: SERVER_VERSION, world: liveHost.info.title,
+      uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), connections: counter.total, sessions: portal.sessions.size,
+    }));
+    app.get('/api/world', async (_req, reply) => {
+      try {
+        const summary = await liveHost.summary();
+        return { ...summary, players: portal.sessions.size };
+      } catch (err) {
+        if (err instanceof HostUnavailableError) return reply.code(503).send({ error: err.message });
+        throw err;
+      }
+    });
+    app.get('/api/who', async () => {
+      const who = portal.who();
+      const rooms = new Map<string, string>();
+      try {
+        for (const c of await liveHost.characters()) rooms.set(c.id, c.room);
+      } catch {
+        // rooms unknown while the game restarts
+      }
+      return { count: who.length, players: who.map((w) => ({ ...w, room: rooms.get(w.character) ?? null })) };
+    });
+    for (const [path, file] of Object.entries(CLIENT_FILES)) {
+      app.get(path, async (_req, reply) => {
+        const body = await readFile(new URL(file, CLIENT_DIR));
+        return reply.type(CONTENT_TYPES[file.split('.').pop()!] ?? 'application/octet-stream').send(body);
+      });
+    }
+    app.get('/protocol.ts', async (_req, reply) => reply.type('text/plain; charset=utf-8').send(await readFile(new URL('./protocol.ts', import.meta.url))));
+    app.get('/ws', { websocket: true }, (socket, req) => {
+      const ip = req.socket.remoteAddress ?? 'unknown';
+      const refusal = counter.open(ip);
+      if (refusal) return refuseWebsocket(socket, refusal);
+      new WsConnection(ctx, ip, socket).start();
+    });
+
+    await app.listen({ port: opts.httpPort, host: opts.host });
+    const addr = app.server.address();
+    const httpPort = typeof addr === 'object' && addr ? addr.port : opts.httpPort;
+    const mssp = () => ({
+      NAME: liveHost.info.title, PLAYERS: String(portal.sessions.size), UPTIME: String(Math.floor(startedAt / 1000)),
+      CODEBASE: `${SERVER_NAME} ${SERVER_VERSION}`, FAMILY: 'Custom', GENRE: 'Fantasy', GAMEPLAY: ['Roleplaying', 'Adventure'],
+      STATUS: 'Alpha', GAMESYSTEM: 'None', LANGUAGE: 'English', 'CRAWL DELAY': '-1',
+      ROOMS: String(liveHost.info.counts.rooms), OBJECTS: String(liveHost.info.counts.objects), MOBILES: String(liveHost.info.counts.characters),
+      AREAS: '1', HELPFILES: '1', LEVELS: '0', CLASSES: '0', RACES: '0', SKILLS: '0',
+      ANSI: '1', 'UTF-8': '1', GMCP: '1', MCCP: '1', MSDP: '0', MXP: '0', PUEBLO: '0', VT100: '0', XTERM_256_COLORS: '0',
+      PORT: String(telnet?.port ?? ''), WEBSITE: `http://${opts.host === '0.0.0.0' ? 'localhost' : opts.host}:${httpPort}/`,
+      'PAY TO PLAY': '0', 'PAY FOR PERKS': '0', 'HIRING BUILDERS': '0', 'HIRING CODERS': '0',
+    });
+    let telnet: TelnetListener | null = null;
+    try {
+      telnet = opts.telnetPort === null ? null : await listenTelnet(ctx, opts.host, opts.telnetPort, mssp);
+    } catch (err) {
+      await app.close();
+      throw err;
+    }
+
+    const sweep = setInterval(() => {
+      const now = Date.now();
+      for (const c of connections) c.checkTimers(now);
+    }, 1000);
+    sweep.unref();
+    const heartbeat = setInterval(() => {
+      for (const c of connections) if (c instanceof WsConnection) c.heartbeat();
+    }, opts.heartbeatMs);
+    heartbeat.unref();
+
+    const shown = opts.host === '0.0.0.0' || opts.host === '::' ? 'localhost' : opts.host;
+    log.info(
+      { event: 'listening', host: opts.host, httpPort, telnetPort: telnet?.port ?? null, http: `http://${shown}:${httpPort}/`, websocket: `ws://${shown}:${httpPort}/ws`, telnet: telnet ? `telnet ${shown} ${telnet.port}` : null },
+      `lightmud is up: browser http://${shown}:${httpPort}/ , websocket ws://${shown}:${httpPort}/ws${telnet ? ` , telnet ${shown} ${telnet.port}` : ''}`,
+    );
+
+    let closing: Promise<void> | null = null;
+    const running: RunningServer = {
+      opts, httpPort, telnetPort: telnet?.port ?? null, host, portal, accounts, app,
+      close(reason = 'The server is shutting down; your character is saved.') {
+        closing ??= (async () => {
+          clearInterval(sweep);
+          clearInterval(heartbeat);
+          log.info({ connections: connections.size, sessions: portal.sessions.size }, 'shutting down');
+          for (const c of [...connections]) c.end(reason);
+          portal.closeAll(reason);
+          await telnet?.close();
+          await app.close();
+          await liveHost.close();
+          accountsDb?.close();
+          log.info({}, 'stopped; state saved');
+        })();
+        return closing;
+      },
+    };
+    return running;
+  } catch (err) {
+    await host?.close().catch(() => {});
+    accountsDb?.close();
+    await app.close().catch(() => {});
+    throw err;
+  }
+}

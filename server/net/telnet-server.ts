@@ -1,0 +1,285 @@
+/**
+ * The telnet transport: a login menu, then play, over server/net/telnet's TelnetConnection
+ * (negotiation, line assembly, GMCP, MSSP, MCCP2). After each command or event: the text, a prompt,
+ * and GMCP Room.Info / Room.Players / Char.Status / Char.Actions when the client agreed to GMCP.
+ */
+import { createServer, type Server, type Socket } from 'node:net';
+import { TelnetConnection, type TelnetError } from './telnet/index.js';
+import { Connection, type ResultInfo, type ServerContext } from './connection.js';
+import type { CharacterState, ErrorCode, EventSummary } from './protocol.js';
+import type { CharacterInfo } from '../host/types.js';
+import type { Session } from './portal.js';
+import { SERVER_NAME, SERVER_VERSION } from './websocket.js';
+
+/** How many free characters the menu lists; the rest are reachable by name. */
+const LIST_MAX = 40;
+
+type Step =
+  | { kind: 'menu' }
+  | { kind: 'password'; name: string }
+  | { kind: 'new-password'; name: string }
+  | { kind: 'confirm-password'; name: string; password: string }
+  | { kind: 'choosing'; choices: CharacterInfo[] }
+  | { kind: 'playing' };
+
+export class TelnetSession extends Connection {
+  readonly transport = 'telnet' as const;
+  private step: Step = { kind: 'menu' };
+  private promptScheduled = false;
+  private lastRoom: string | null = null;
+
+  constructor(ctx: ServerContext, ip: string, private conn: TelnetConnection) {
+    super(ctx, ip);
+  }
+
+  start(): void {
+    this.conn.on('line', (line) => this.onLine(line));
+    this.conn.on('error', (err) => this.onTelnetError(err));
+    this.conn.on('close', () => this.closed());
+    this.conn.start();
+    const title = this.ctx.host.info.title;
+    this.conn.send(
+      [
+        '',
+        `Welcome to ${title} (${SERVER_NAME} ${SERVER_VERSION}).`,
+        '',
+        '  guest            play one of the characters of this world as a guest',
+        '  login NAME       log in to your account',
+        '  register NAME    make an account',
+        '  resume TOKEN     take up your character again after a disconnect',
+        '  quit',
+      ].join('\n'),
+    );
+    this.schedulePrompt();
+  }
+
+  private promptText(): string {
+    switch (this.step.kind) {
+      case 'password':
+      case 'new-password':
+        return 'Password: ';
+      case 'confirm-password':
+        return 'Repeat the password: ';
+      case 'choosing':
+        return 'Choose a character (number or name): ';
+      default:
+        return '> ';
+    }
+  }
+
+  /** One prompt after a batch of output. */
+  private schedulePrompt(): void {
+    if (this.promptScheduled) return;
+    this.promptScheduled = true;
+    setImmediate(() => {
+      this.promptScheduled = false;
+      if (this.phase !== 'closed') this.conn.prompt(this.promptText());
+    });
+  }
+
+  private onTelnetError(err: TelnetError): void {
+    switch (err.code) {
+      case 'line_too_long':
+        this.conn.send(`That line was too long (the limit is ${this.ctx.opts.maxLineBytes} bytes); it was ignored.`);
+        return this.schedulePrompt();
+      case 'rate_limited':
+        this.conn.send('You are sending lines too fast; some were dropped.');
+        return this.schedulePrompt();
+      default:
+        this.ctx.log.info({ ip: this.ip, code: err.code, message: err.message }, 'telnet');
+    }
+  }
+
+  private onLine(raw: string): void {
+    if (this.phase === 'closed') return;
+    this.touch();
+    const step = this.step;
+    if (step.kind === 'password' || step.kind === 'new-password' || step.kind === 'confirm-password') return this.onPassword(step, raw);
+    const line = raw.trim();
+    if (step.kind === 'playing') {
+      if (!line) return this.schedulePrompt();
+      return this.command(line);
+    }
+    if (!line) return this.schedulePrompt();
+    const [word = '', ...rest] = line.split(/\s+/);
+    const arg = rest.join(' ');
+    const verb = word.toLowerCase();
+    if (verb === 'quit') return this.end('Goodbye.');
+    if (step.kind === 'choosing') {
+      if (verb === 'list') return void this.ctx.portal.free().then((l) => this.sendCharacters(l), () => this.sendError('unavailable', 'The game is restarting; try again.'));
+      const n = /^\d+$/.test(line) ? Number(line) : NaN;
+      if (Number.isInteger(n)) {
+        const pick = step.choices[n - 1];
+        if (!pick) return this.sendError('no_such_character', `Pick a number from 1 to ${Math.min(step.choices.length, LIST_MAX)}, or type a name.`);
+        return void this.choose(pick.id);
+      }
+      return void this.choose(line);
+    }
+    switch (verb) {
+      case 'guest':
+        return void this.login(() => this.ctx.portal.guest(arg || undefined));
+      case 'login':
+      case 'connect':
+        if (!arg) return this.say('Usage: login NAME');
+        this.step = { kind: 'password', name: rest[0]! };
+        this.conn.setEcho(true);
+        return this.schedulePrompt();
+      case 'register':
+      case 'create':
+        if (!arg) return this.say('Usage: register NAME');
+        this.step = { kind: 'new-password', name: rest[0]! };
+        this.conn.setEcho(true);
+        return this.schedulePrompt();
+      case 'resume':
+        if (!arg) return this.say('Usage: resume TOKEN');
+        return void this.login(() => this.ctx.portal.resume(arg));
+      default:
+        return this.say('Type guest, login NAME, register NAME, resume TOKEN or quit.');
+    }
+  }
+
+  private onPassword(step: Extract<Step, { name: string }>, password: string): void {
+    if (step.kind === 'new-password') {
+      this.step = { kind: 'confirm-password', name: step.name, password };
+      this.conn.send('');
+      return this.schedulePrompt();
+    }
+    this.conn.setEcho(false);
+    this.conn.send('');
+    this.step = { kind: 'menu' };
+    if (step.kind === 'confirm-password') {
+      if (password !== step.password) return this.say('The passwords differ; try register again.');
+      return void this.login(() => this.ctx.portal.register(step.name, password));
+    }
+    return void this.login(() => this.ctx.portal.login(step.name, password));
+  }
+
+  private say(text: string): void {
+    this.conn.send(text);
+    this.schedulePrompt();
+  }
+
+  // ---- output ----------------------------------------------------------------------------------------
+
+  sendResult(text: string, _info: ResultInfo): void {
+    this.say(text);
+  }
+
+  sendEvent(text: string, _event: EventSummary): void {
+    this.say(text);
+  }
+
+  sendSystem(text: string): void {
+    this.say(text);
+  }
+
+  sendLook(text: string, state: CharacterState | null): void {
+    this.say(text);
+    if (state) this.sendState(state);
+  }
+
+  /** GMCP only: the text already went out. */
+  sendState(state: CharacterState): void {
+    if (!this.conn.supportsGmcp) return;
+    if (state.room.id !== this.lastRoom) {
+      this.lastRoom = state.room.id;
+      this.conn.sendGmcp('Room.Info', {
+        num: state.room.id, name: state.room.name, area: state.room.category, environment: state.room.category,
+        exits: Object.fromEntries(state.room.exits.map((e) => [e.label, e.to])),
+      });
+    }
+    this.conn.sendGmcp('Room.Players', state.people.map((p) => ({ name: p.id, fullname: p.name, player: p.player })));
+    const names = (xs: { name: string }[]) => xs.map((x) => x.name);
+    this.conn.sendGmcp('Char.Status', {
+      name: state.character.name, id: state.character.id, room: state.room.name,
+      account: this.session?.account?.name ?? null, role: this.session?.role ?? 'player',
+      carrying: names(state.character.carrying), wearing: names(state.character.wearing), wielding: names(state.character.wielding),
+    });
+    this.conn.sendGmcp('Char.Actions', { valid: state.validActions });
+  }
+
+  sendError(_code: ErrorCode, message: string): void {
+    this.say(message);
+  }
+
+  sendCharacters(list: CharacterInfo[], message?: string): void {
+    this.step = { kind: 'choosing', choices: list.slice(0, LIST_MAX) };
+    const lines = message ? [message] : [];
+    if (!list.length) lines.push('Every character is being played; try later, or type quit.');
+    else {
+      lines.push(`Characters free to play (${list.length}):`);
+      const width = String(Math.min(list.length, LIST_MAX)).length;
+      list.slice(0, LIST_MAX).forEach((c, i) => lines.push(`  ${String(i + 1).padStart(width)}. ${c.name}  (in ${c.room})`));
+      if (list.length > LIST_MAX) lines.push(`  ... and ${list.length - LIST_MAX} more: type a name.`);
+    }
+    this.say(lines.join('\n'));
+  }
+
+  sendWelcome(session: Session, resumed: boolean): void {
+    this.step = { kind: 'playing' };
+    this.lastRoom = null;
+    const lines = [resumed ? `You take up ${session.character.name} again.` : `You are now ${session.character.name}.`];
+    if (!session.account) lines.push(`To take this character up again after a disconnect, type: resume ${session.token}`);
+    lines.push('Type help for commands, who for who is playing, quit to leave.');
+    this.say(lines.join('\n'));
+  }
+
+  protected closeTransport(reason: string): void {
+    this.conn.close(reason === 'quit' ? undefined : reason);
+  }
+}
+
+export interface TelnetListener {
+  server: Server;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Start the telnet listener. */
+export function listenTelnet(ctx: ServerContext, host: string, port: number, mssp: () => Record<string, string | string[]>): Promise<TelnetListener> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    const ip = socket.remoteAddress ?? 'unknown';
+    const refusal = ctx.counter.open(ip);
+    if (refusal) {
+      socket.on('error', () => {});
+      socket.end(`${refusal}\r\n`);
+      setTimeout(() => socket.destroy(), 2000).unref();
+      return;
+    }
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    const o = ctx.opts;
+    const conn = new TelnetConnection(socket, {
+      maxLineLength: o.maxLineBytes,
+      maxLinesPerSecond: Math.max(20, o.commandsPerSecond * 2),
+      lineBurst: Math.max(40, o.commandBurst * 2),
+      mssp,
+      idleTimeoutMs: 0, // the server's sweep enforces login and idle timeouts on every transport
+      maxOutputBuffer: o.maxBufferedBytes,
+    });
+    new TelnetSession(ctx, ip, conn).start();
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const addr = server.address();
+      resolve({
+        server,
+        port: typeof addr === 'object' && addr ? addr.port : port,
+        // Stop accepting; give open sockets (already told to close) two seconds to finish writing.
+        close: () =>
+          new Promise<void>((res) => {
+            server.close(() => {
+              clearTimeout(force);
+              res();
+            });
+            const force = setTimeout(() => {
+              for (const s of sockets) s.destroy();
+            }, 2000);
+          }),
+      });
+    });
+  });
+}

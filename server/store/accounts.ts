@@ -1,0 +1,162 @@
+/**
+ * Accounts and session tokens. Passwords are hashed with scrypt (node:crypto, run on libuv's thread
+ * pool so hashing never blocks the event loop), each with its own random salt; the parameters are
+ * stored with the hash so they can be raised later. Tokens (nanoid, 126 bits) let a client take its
+ * character up again after a disconnect.
+ */
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { nanoid } from 'nanoid';
+import type { Db } from './db.js';
+
+export type Role = 'player' | 'admin';
+
+export interface Account {
+  id: number;
+  name: string;
+  role: Role;
+  /** The character last played, if any. */
+  character: string | null;
+}
+
+export interface TokenGrant {
+  token: string;
+  accountId: number | null;
+  character: string;
+  expiresAt: number;
+}
+
+/** scrypt cost: N = 2^15, r = 8, p = 1 (32 MiB, tens of milliseconds a hash). */
+const KDF = { N: 1 << 15, r: 8, p: 1, keyLen: 32 };
+const NAME_RE = /^[A-Za-z][A-Za-z0-9_-]{1,23}$/;
+export const MIN_PASSWORD = 6;
+export const MAX_PASSWORD = 200;
+
+export class AccountError extends Error {
+  constructor(readonly code: 'bad_name' | 'name_taken', message: string) {
+    super(message);
+  }
+}
+
+function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: number, keyLen: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFC'), salt, keyLen, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key)));
+  });
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scryptAsync(password, salt, KDF.N, KDF.r, KDF.p, KDF.keyLen);
+  return `scrypt$${KDF.N}$${KDF.r}$${KDF.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [alg, n, r, p, salt, hash] = stored.split('$');
+  if (alg !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const key = await scryptAsync(password, Buffer.from(salt, 'base64'), Number(n), Number(r), Number(p), expected.length);
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** Hash of a password nobody has: verifying against it costs the same time as against a real one. */
+let dummyHash: Promise<string> | null = null;
+
+export function checkAccountName(name: string): string | null {
+  if (!NAME_RE.test(name)) return 'An account name is 2 to 24 letters, digits, - or _, starting with a letter.';
+  return null;
+}
+
+export function checkPassword(password: string): string | null {
+  if (password.length < MIN_PASSWORD) return `A password needs at least ${MIN_PASSWORD} characters.`;
+  if (password.length > MAX_PASSWORD) return `A password has at most ${MAX_PASSWORD} characters.`;
+  return null;
+}
+
+interface AccountRow {
+  id: number;
+  name: string;
+  password: string;
+  role: Role;
+  character: string | null;
+}
+
+const toAccount = (r: AccountRow): Account => ({ id: r.id, name: r.name, role: r.role, character: r.character });
+
+export class AccountStore {
+  /** Names that get the admin role when they register (and now, if they exist). */
+  private admins: Set<string>;
+
+  constructor(readonly db: Db, opts: { admins?: string[] } = {}) {
+    this.admins = new Set((opts.admins ?? []).map((n) => n.toLowerCase()));
+    for (const name of this.admins) db.prepare("UPDATE accounts SET role = 'admin' WHERE name = ?").run(name);
+  }
+
+  get(name: string): Account | null {
+    const row = this.db.prepare('SELECT id, name, password, role, character FROM accounts WHERE name = ?').get(name) as AccountRow | undefined;
+    return row ? toAccount(row) : null;
+  }
+
+  byId(id: number): Account | null {
+    const row = this.db.prepare('SELECT id, name, password, role, character FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
+    return row ? toAccount(row) : null;
+  }
+
+  count(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number }).n;
+  }
+
+  async register(name: string, password: string): Promise<Account> {
+    const problem = checkAccountName(name) ?? checkPassword(password);
+    if (problem) throw new AccountError('bad_name', problem);
+    if (this.get(name)) throw new AccountError('name_taken', `The name "${name}" is taken.`);
+    const hash = await hashPassword(password);
+    const role: Role = this.admins.has(name.toLowerCase()) ? 'admin' : 'player';
+    try {
+      const r = this.db.prepare('INSERT INTO accounts (name, password, role, created_at) VALUES (?, ?, ?, ?)').run(name, hash, role, Date.now());
+      return { id: Number(r.lastInsertRowid), name, role, character: null };
+    } catch (err) {
+      // Two registrations of one name raced through the KDF: the UNIQUE constraint decides.
+      if (err instanceof Error && /UNIQUE/.test(err.message)) throw new AccountError('name_taken', `The name "${name}" is taken.`);
+      throw err;
+    }
+  }
+
+  /** The account, if the password is right; null otherwise (same time either way). */
+  async verify(name: string, password: string): Promise<Account | null> {
+    const row = this.db.prepare('SELECT id, name, password, role, character FROM accounts WHERE name = ?').get(name) as AccountRow | undefined;
+    if (!row) {
+      dummyHash ??= hashPassword(nanoid());
+      await verifyPassword(password, await dummyHash);
+      return null;
+    }
+    if (!(await verifyPassword(password, row.password))) return null;
+    this.db.prepare('UPDATE accounts SET last_login_at = ? WHERE id = ?').run(Date.now(), row.id);
+    return toAccount(row);
+  }
+
+  setRole(name: string, role: Role): boolean {
+    return this.db.prepare('UPDATE accounts SET role = ? WHERE name = ?').run(role, name).changes > 0;
+  }
+
+  setCharacter(accountId: number, character: string | null): void {
+    this.db.prepare('UPDATE accounts SET character = ? WHERE id = ?').run(character, accountId);
+  }
+
+  issueToken(accountId: number | null, character: string, ttlMs: number): TokenGrant {
+    const now = Date.now();
+    const grant = { token: nanoid(), accountId, character, expiresAt: now + ttlMs };
+    this.db.prepare('DELETE FROM tokens WHERE expires_at < ?').run(now);
+    this.db.prepare('INSERT INTO tokens (token, account_id, character, created_at, expires_at) VALUES (?, ?, ?, ?, ?)').run(grant.token, accountId, character, now, grant.expiresAt);
+    return grant;
+  }
+
+  resolveToken(token: string): TokenGrant | null {
+    const row = this.db.prepare('SELECT token, account_id, character, expires_at FROM tokens WHERE token = ? AND expires_at >= ?').get(token, Date.now()) as
+      | { token: string; account_id: number | null; character: string; expires_at: number }
+      | undefined;
+    return row ? { token: row.token, accountId: row.account_id, character: row.character, expiresAt: row.expires_at } : null;
+  }
+
+  revokeToken(token: string): void {
+    this.db.prepare('DELETE FROM tokens WHERE token = ?').run(token);
+  }
+}

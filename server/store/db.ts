@@ -1,0 +1,94 @@
+/**
+ * The SQLite file: world snapshots, the append-only event log, accounts and session tokens, in one
+ * database (better-sqlite3, WAL). Opened by the game host (world tables) and by the network side
+ * (accounts), each with its own connection; WAL lets them read while the other writes.
+ *
+ * Durability: every command is committed before it is acknowledged. `synchronous = FULL` (the
+ * default here) fsyncs the WAL on each commit, so an acknowledged action survives a power cut as
+ * well as a crash; `NORMAL` skips that fsync (the write still reaches the OS before the commit
+ * returns, so it survives a kill -9 of the server but not of the machine). See server/net/README.md
+ * for the measured cost of each.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+export type Db = Database.Database;
+export type SyncMode = 'full' | 'normal';
+
+export const DEFAULT_DB = './data/lightmud.db';
+
+const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+-- Whole-world snapshots; the newest plus the events after it is the current state.
+CREATE TABLE IF NOT EXISTS snapshots (
+  id     INTEGER PRIMARY KEY,
+  seq    INTEGER NOT NULL,         -- last event included in this state
+  time   INTEGER NOT NULL,         -- ms since the epoch
+  reason TEXT NOT NULL,            -- seed, periodic, shutdown, reload, admin
+  state  TEXT NOT NULL             -- WorldState JSON
+);
+-- Every executed command, in order. Never updated or deleted.
+CREATE TABLE IF NOT EXISTS events (
+  seq     INTEGER PRIMARY KEY,
+  time    INTEGER NOT NULL,
+  actor   TEXT NOT NULL,           -- character id
+  kind    TEXT NOT NULL,           -- command (replayed on restart) or admin (followed by a snapshot)
+  input   TEXT NOT NULL,           -- what was typed
+  ok      INTEGER NOT NULL,
+  text    TEXT NOT NULL,           -- what the actor perceived
+  events  TEXT NOT NULL,           -- JSON GameEvent[]: every viewer's perception
+  account TEXT                     -- account name, null for guests and programs
+);
+CREATE TABLE IF NOT EXISTS accounts (
+  id            INTEGER PRIMARY KEY,
+  name          TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  password      TEXT NOT NULL,     -- scrypt$N$r$p$salt$hash (base64)
+  role          TEXT NOT NULL DEFAULT 'player' CHECK (role IN ('player', 'admin')),
+  character     TEXT,              -- the character last played
+  created_at    INTEGER NOT NULL,
+  last_login_at INTEGER
+);
+CREATE TABLE IF NOT EXISTS tokens (
+  token      TEXT PRIMARY KEY,
+  account_id INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+  character  TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tokens_expiry ON tokens (expires_at);
+`;
+
+export function openDb(path: string, opts: { sync?: SyncMode; readonly?: boolean } = {}): Db {
+  const file = path === ':memory:' ? path : resolve(path);
+  if (file !== ':memory:' && !opts.readonly) mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file, opts.readonly ? { readonly: true, fileMustExist: true } : {});
+  db.pragma('busy_timeout = 5000');
+  if (!opts.readonly) {
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${opts.sync === 'normal' ? 'NORMAL' : 'FULL'}`);
+    db.pragma('foreign_keys = ON');
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) {
+      db.close();
+      throw new Error(`${file} was written by a newer lightmud (schema ${version}; this one knows ${SCHEMA_VERSION})`);
+    }
+    db.exec(SCHEMA);
+    if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }
+  return db;
+}
+
+export function getMeta(db: Db, key: string): string | undefined {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+  return row?.value;
+}
+
+export function setMeta(db: Db, key: string, value: string): void {
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+}

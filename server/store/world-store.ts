@@ -1,0 +1,93 @@
+/**
+ * World persistence: periodic whole-world snapshots plus the append-only event log. The current
+ * state is the newest snapshot with the commands logged after it replayed through the (deterministic)
+ * engine. Each command is one transaction: its log row, and a snapshot when one is due.
+ */
+import type { GameEvent, WorldState } from '../engine/index.js';
+import type { Db } from './db.js';
+
+export interface LoggedCommand {
+  seq: number;
+  time: number;
+  actor: string;
+  kind: 'command' | 'admin';
+  input: string;
+  ok: boolean;
+  text: string;
+  account: string | null;
+}
+
+export interface Snapshot {
+  id: number;
+  seq: number;
+  time: number;
+  reason: string;
+  state: WorldState;
+}
+
+export interface NewEvent {
+  time: number;
+  actor: string;
+  kind: 'command' | 'admin';
+  input: string;
+  ok: boolean;
+  text: string;
+  events: GameEvent[];
+  account: string | null;
+}
+
+/** How many snapshots to keep; older ones are deleted (the event log is never trimmed). */
+const KEEP_SNAPSHOTS = 3;
+
+export class WorldStore {
+  private insertEvent;
+  private insertSnapshot;
+  private pruneSnapshots;
+  private lastSeqStmt;
+
+  constructor(readonly db: Db) {
+    this.insertEvent = db.prepare('INSERT INTO events (time, actor, kind, input, ok, text, events, account) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    this.insertSnapshot = db.prepare('INSERT INTO snapshots (seq, time, reason, state) VALUES (?, ?, ?, ?)');
+    this.pruneSnapshots = db.prepare('DELETE FROM snapshots WHERE id NOT IN (SELECT id FROM snapshots ORDER BY id DESC LIMIT ?)');
+    this.lastSeqStmt = db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM events');
+  }
+
+  lastSeq(): number {
+    return (this.lastSeqStmt.get() as { seq: number }).seq;
+  }
+
+  /** Append one event; returns its sequence number. Call inside `transaction` to pair it with a snapshot. */
+  append(e: NewEvent): number {
+    const r = this.insertEvent.run(e.time, e.actor, e.kind, e.input, e.ok ? 1 : 0, e.text, JSON.stringify(e.events), e.account);
+    return Number(r.lastInsertRowid);
+  }
+
+  snapshot(seq: number, state: WorldState, reason: string): void {
+    this.insertSnapshot.run(seq, Date.now(), reason, JSON.stringify(state));
+    this.pruneSnapshots.run(KEEP_SNAPSHOTS);
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  latestSnapshot(): Snapshot | null {
+    const row = this.db.prepare('SELECT id, seq, time, reason, state FROM snapshots ORDER BY id DESC LIMIT 1').get() as
+      | { id: number; seq: number; time: number; reason: string; state: string }
+      | undefined;
+    if (!row) return null;
+    return { id: row.id, seq: row.seq, time: row.time, reason: row.reason, state: JSON.parse(row.state) as WorldState };
+  }
+
+  /** Commands logged after `seq`, oldest first. */
+  *commandsAfter(seq: number): Generator<LoggedCommand> {
+    const stmt = this.db.prepare('SELECT seq, time, actor, kind, input, ok, text, account FROM events WHERE seq > ? ORDER BY seq');
+    for (const row of stmt.iterate(seq) as Iterable<Omit<LoggedCommand, 'ok'> & { ok: number }>) yield { ...row, ok: row.ok === 1 };
+  }
+
+  /** The newest events, newest first (for inspection and tests). */
+  recent(limit: number): (LoggedCommand & { events: GameEvent[] })[] {
+    const rows = this.db.prepare('SELECT seq, time, actor, kind, input, ok, text, account, events FROM events ORDER BY seq DESC LIMIT ?').all(limit) as (Omit<LoggedCommand, 'ok'> & { ok: number; events: string })[];
+    return rows.map((r) => ({ ...r, ok: r.ok === 1, events: JSON.parse(r.events) as GameEvent[] }));
+  }
+}
