@@ -85,12 +85,15 @@ export class RawClient {
   wireBytes = 0;
   readonly events: TelnetEvent[] = [];
   compressed = false;
-  /** Set when the server finished its compression stream properly (zlib stream end). */
+  /** Set when the compression stream ended (complete, unless compressionError is set). */
   compressionEnded = false;
+  /** A zlib error while inflating (such as a stream cut short). */
+  compressionError: Error | null = null;
   ended = false;
   private readonly parser = new TelnetParser({ maxSubnegotiation: 1 << 24 });
   private inflate: zlib.Inflate | null = null;
   private pendingPlain = Buffer.alloc(0);
+  private inflateInput: Buffer[] = [];
   private waiters: Array<() => void> = [];
 
   private constructor(socket: Socket) {
@@ -100,6 +103,8 @@ export class RawClient {
       this.onWire(chunk);
     });
     socket.on('end', () => {
+      // Let the inflater see the end of input: it then reports a stream cut short as an error.
+      if (this.inflate) this.inflate.end();
       this.ended = true;
       this.wake();
     });
@@ -171,6 +176,7 @@ export class RawClient {
 
   private onWire(chunk: Buffer): void {
     if (this.inflate) {
+      this.inflateInput.push(chunk);
       this.inflate.write(chunk);
       return;
     }
@@ -195,15 +201,22 @@ export class RawClient {
     const inflate = zlib.createInflate();
     inflate.on('data', (d: Buffer) => this.onPlain(d));
     inflate.on('end', () => {
+      // Bytes after the end of the zlib stream are plain telnet again (as a real client reads them).
+      const rest = Buffer.concat(this.inflateInput).subarray(inflate.bytesWritten);
+      this.inflateInput = [];
       this.compressionEnded = true;
       this.inflate = null;
       this.wake();
+      if (rest.length > 0) this.onWire(rest);
     });
     inflate.on('error', (err) => {
-      throw err;
+      this.compressionError = err;
+      this.wake();
     });
     this.inflate = inflate;
+    this.wake();
     const rest = all.subarray(at + MCCP2_START.length);
+    this.inflateInput = [Buffer.from(rest)];
     if (rest.length > 0) inflate.write(rest);
   }
 
