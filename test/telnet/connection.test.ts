@@ -127,14 +127,24 @@ describe('TelnetConnection over a socket', () => {
     await linesReached(conn, lines, 2);
     const echoes = client.negotiations().filter((n) => n.endsWith(` ${ECHO}`));
     expect(echoes).toEqual([`WILL ${ECHO}`, `WONT ${ECHO}`]);
+    expect(conn.echoHidden).toBe(false);
     // The client did not echo the Enter key, so the message starts on a fresh line.
     expect(client.text()).toContain('Password: \r\nWelcome.\r\n');
-    // A client asking us to echo for it is refused, once.
-    client.write(bytes(IAC, DO, ECHO, IAC, DO, ECHO, 'x\r\n'));
+    conn.setEcho(true);
+    conn.prompt('Password again: ');
+    client.write(bytes(IAC, DO, ECHO, 'secret\r\n'));
     await linesReached(conn, lines, 3);
+    conn.setEcho(false);
+    conn.send(''); // only ends the password line
+    conn.send('Thanks.');
+    await client.waitFor(() => client.text().includes('Thanks.'), 'Thanks');
+    expect(client.text()).toContain('Password again: \r\nThanks.\r\n');
+    // A client asking us to echo for it is refused, once.
+    client.write(bytes(IAC, DONT, ECHO, IAC, DO, ECHO, IAC, DO, ECHO, 'x\r\n'));
+    await linesReached(conn, lines, 4);
     conn.send('done');
     await client.waitFor(() => client.text().includes('done'), 'done');
-    expect(client.negotiations().filter((n) => n === `WONT ${ECHO}`)).toHaveLength(2);
+    expect(client.negotiations().filter((n) => n === `WONT ${ECHO}`)).toHaveLength(3);
   });
 
   it('exchanges GMCP: Core.Hello in, Room.Info out, bad JSON reported without harm', async () => {

@@ -68,6 +68,8 @@ export interface TelnetOptions {
   idleTimeoutMs?: number;
   /** Default true: offer MCCP2 compression. */
   compression?: boolean;
+  /** Default true: offer MSDP ('msdp' events in, sendMsdp out). */
+  msdp?: boolean;
   /** Default 4 MiB: output a client does not read beyond this closes the connection ('output_overflow'). */
   maxOutputBuffer?: number;
   /** Default 65536: largest subnegotiation (GMCP message, ...) accepted from the client. */
@@ -110,7 +112,8 @@ const MAX_TTYPE_ROUNDS = 4;
 
 /** Options the server performs when the client asks (IAC DO x answered with IAC WILL x). */
 function localOptions(opts: TelnetOptions): Set<number> {
-  const s = new Set<number>([OPT.SGA, OPT.EOR, OPT.GMCP, OPT.MSDP]);
+  const s = new Set<number>([OPT.SGA, OPT.EOR, OPT.GMCP]);
+  if (opts.msdp !== false) s.add(OPT.MSDP);
   if (opts.mssp) s.add(OPT.MSSP);
   if (opts.compression !== false) s.add(OPT.MCCP2);
   return s;
@@ -275,8 +278,8 @@ export class TelnetConnection extends EventEmitter<TelnetConnectionEvents> {
       this.neg.enable('him', OPT.CHARSET),
       this.neg.enable('us', OPT.EOR),
       this.neg.enable('us', OPT.GMCP),
-      this.neg.enable('us', OPT.MSDP),
     ];
+    if (this.opts.msdp !== false) offers.push(this.neg.enable('us', OPT.MSDP));
     if (this.opts.mssp) offers.push(this.neg.enable('us', OPT.MSSP));
     if (this.opts.compression !== false) offers.push(this.neg.enable('us', OPT.MCCP2));
     const bytes: Buffer[] = [];
@@ -291,15 +294,19 @@ export class TelnetConnection extends EventEmitter<TelnetConnectionEvents> {
   }
 
   /**
-   * Write text as a message: a line break is added at the end if missing (and before it, if the cursor is
-   * still on a prompt line); LF becomes CR LF, lines are wrapped to the width, colour is stripped if off, and
+   * Write text as a message: a line break is added at the end if missing, and before it if the client's
+   * cursor is still on a prompt line (after a prompt it did not answer, or a password it did not echo);
+   * send('') then only ends that line; LF becomes CR LF, lines are wrapped to the width, colour is stripped if off, and
    * IAC bytes are escaped.
    */
   send(text: string): void {
     if (this.isClosed || this.closing) return;
     let t = formatOutput(text, { width: this.wrapWidth(), colour: this._colour });
-    if (!t.endsWith('\r\n')) t += '\r\n';
-    if (!this.atLineStart) t = '\r\n' + t;
+    if (t === '' && !this.atLineStart) t = '\r\n'; // an empty message just ends the prompt's line
+    else {
+      if (!t.endsWith('\r\n')) t += '\r\n';
+      if (!this.atLineStart) t = '\r\n' + t;
+    }
     this.atLineStart = true;
     this.writeRaw(escapeIac(Buffer.from(t, 'utf8')));
   }
