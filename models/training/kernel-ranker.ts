@@ -36,8 +36,13 @@ export class KernelRanker {
     return [this.F, this.v, this.w, this.b];
   }
 
+  /** Normalised embeddings of tokens, to share across the candidates of one context. */
+  units(ids: number[]): Unit[] {
+    return ids.map((t) => this.unit(t));
+  }
+
   /** Normalised embedding of a token and its norm. */
-  private unit(t: number): { n: Float32Array; norm: number } {
+  private unit(t: number): Unit {
     const off = t * this.dim;
     let norm = 0;
     for (let k = 0; k < this.dim; k++) norm += this.F.value[off + k]! ** 2;
@@ -48,10 +53,10 @@ export class KernelRanker {
   }
 
   /** Score one (context, candidate) pair of token ids (no special tokens). */
-  forward(q: number[], d: number[]): PairCache {
+  forward(q: number[], d: number[], qUnits?: Unit[]): PairCache {
     const K = this.K;
-    const qs = q.map((t) => this.unit(t));
-    const ds = d.map((t) => this.unit(t));
+    const qs = qUnits ?? this.units(q);
+    const ds = this.units(d);
     const M = new Float32Array(q.length * d.length);
     for (let i = 0; i < q.length; i++) {
       const a = qs[i]!.n;
@@ -63,12 +68,18 @@ export class KernelRanker {
       }
     }
     const Kik = new Float64Array(q.length * K);
+    // kernel values, kept for backward: kv[(i * d + j) * K + k]
+    const kv = new Float32Array(q.length * d.length * K);
     for (let i = 0; i < q.length; i++) {
       for (let j = 0; j < d.length; j++) {
         const m = M[i * d.length + j]!;
+        const base = (i * d.length + j) * K;
         for (let k = 0; k < K; k++) {
-          const diff = m - KERNEL_MU[k]!;
-          Kik[i * K + k] = Kik[i * K + k]! + Math.exp(-(diff * diff) / (2 * KERNEL_SIGMA[k]! ** 2));
+          const diff = m - MU[k]!;
+          if (diff > CUT[k]! || diff < -CUT[k]!) continue; // below exp(-50): adds nothing
+          const e = Math.exp(diff * diff * NEG_INV_2S2[k]!);
+          kv[base + k] = e;
+          Kik[i * K + k] = Kik[i * K + k]! + e;
         }
       }
     }
@@ -82,11 +93,14 @@ export class KernelRanker {
     for (let i = 0; i < q.length; i++) for (let k = 0; k < K; k++) phi[k] = phi[k]! + (alpha[i]! * Math.log(Kik[i * K + k]! + LOG_EPS)) / A;
     let score = this.b.value[0]!;
     for (let k = 0; k < K; k++) score += this.w.value[k]! * phi[k]!;
-    return { q, d, qs, ds, M, Kik, alpha, A, phi, score };
+    return { q, d, qs, ds, M, Kik, kv, alpha, A, phi, score };
   }
 
-  /** Accumulate gradients given dL/dscore. */
-  backward(c: PairCache, dscore: number): void {
+  /**
+   * Accumulate gradients given dL/dscore. With `dq`, the context side's gradient is added there
+   * (shared by the candidates of one context) and the caller applies it once with applyUnitGrads.
+   */
+  backward(c: PairCache, dscore: number, dq?: Float64Array[]): void {
     const K = this.K;
     const { q, d } = c;
     this.b.grad[0] = this.b.grad[0]! + dscore;
@@ -95,7 +109,7 @@ export class KernelRanker {
       this.w.grad[k] = this.w.grad[k]! + dscore * c.phi[k]!;
       dphi[k] = dscore * this.w.value[k]!;
     }
-    const dnq = q.map(() => new Float64Array(this.dim));
+    const dnq = dq ?? q.map(() => new Float64Array(this.dim));
     const dnd = d.map(() => new Float64Array(this.dim));
     for (let i = 0; i < q.length; i++) {
       let dalpha = 0;
@@ -111,10 +125,11 @@ export class KernelRanker {
       for (let j = 0; j < d.length; j++) {
         const m = c.M[i * d.length + j]!;
         let dM = 0;
+        const base = (i * d.length + j) * K;
         for (let k = 0; k < K; k++) {
-          const diff = m - KERNEL_MU[k]!;
-          const s2 = KERNEL_SIGMA[k]! ** 2;
-          dM += dK[k]! * Math.exp(-(diff * diff) / (2 * s2)) * (-diff / s2);
+          const e = c.kv[base + k]!;
+          if (e === 0) continue;
+          dM += dK[k]! * e * (m - MU[k]!) * NEG_INV_S2[k]!;
         }
         if (dM === 0) continue;
         const a = c.qs[i]!.n;
@@ -127,25 +142,41 @@ export class KernelRanker {
         }
       }
     }
-    const toF = (t: number, u: { n: Float32Array; norm: number }, dn: Float64Array) => {
+    if (!dq) this.applyUnitGrads(q, c.qs, dnq);
+    this.applyUnitGrads(d, c.ds, dnd);
+  }
+
+  /** Turn gradients on normalised embeddings into gradients on the table F. */
+  applyUnitGrads(ids: number[], units: Unit[], dn: Float64Array[]): void {
+    ids.forEach((t, i) => {
+      const u = units[i]!;
+      const g = dn[i]!;
       let ndn = 0;
-      for (let k = 0; k < this.dim; k++) ndn += u.n[k]! * dn[k]!;
+      for (let k = 0; k < this.dim; k++) ndn += u.n[k]! * g[k]!;
+      if (ndn === 0 && g.every((x) => x === 0)) return;
       const off = t * this.dim;
-      for (let k = 0; k < this.dim; k++) this.F.grad[off + k] = this.F.grad[off + k]! + (dn[k]! - u.n[k]! * ndn) / u.norm;
+      for (let k = 0; k < this.dim; k++) this.F.grad[off + k] = this.F.grad[off + k]! + (g[k]! - u.n[k]! * ndn) / u.norm;
       this.F.touched.add(t);
-    };
-    q.forEach((t, i) => toF(t, c.qs[i]!, dnq[i]!));
-    d.forEach((t, j) => toF(t, c.ds[j]!, dnd[j]!));
+    });
   }
 }
+
+export interface Unit { n: Float32Array; norm: number }
+
+/** Beyond this distance from a kernel's centre its value is below exp(-50). */
+const CUT = Float64Array.from(KERNEL_SIGMA.map((s) => 10 * s));
+const MU = Float64Array.from(KERNEL_MU);
+const NEG_INV_2S2 = Float64Array.from(KERNEL_SIGMA.map((s) => -1 / (2 * s * s)));
+const NEG_INV_S2 = Float64Array.from(KERNEL_SIGMA.map((s) => -1 / (s * s)));
 
 export interface PairCache {
   q: number[];
   d: number[];
-  qs: { n: Float32Array; norm: number }[];
-  ds: { n: Float32Array; norm: number }[];
+  qs: Unit[];
+  ds: Unit[];
   M: Float32Array;
   Kik: Float64Array;
+  kv: Float32Array;
   alpha: Float64Array;
   A: number;
   phi: Float64Array;
@@ -154,10 +185,13 @@ export interface PairCache {
 
 /** Softmax cross-entropy over one group of candidates whose first is the gold one. */
 export function groupLoss(model: KernelRanker, q: number[], candidates: number[][], weight = 1): number {
-  const caches = candidates.map((d) => model.forward(q, d));
+  const qUnits = model.units(q);
+  const caches = candidates.map((d) => model.forward(q, d, qUnits));
   const max = Math.max(...caches.map((c) => c.score));
   const exps = caches.map((c) => Math.exp(c.score - max));
   const sum = exps.reduce((x, y) => x + y, 0);
-  caches.forEach((c, j) => model.backward(c, weight * (exps[j]! / sum - (j === 0 ? 1 : 0))));
+  const dq = q.map(() => new Float64Array(model.dim));
+  caches.forEach((c, j) => model.backward(c, weight * (exps[j]! / sum - (j === 0 ? 1 : 0)), dq));
+  model.applyUnitGrads(q, qUnits, dq);
   return -(caches[0]!.score - max - Math.log(sum));
 }

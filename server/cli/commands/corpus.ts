@@ -1,10 +1,8 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readEpisodeFiles } from '../../episodes/read.js';
 import type { Command } from '../command.js';
 import { parseOptions, UsageError } from '../command.js';
 import { DEFAULT_WORLD, loadWorld } from '../../world-io/load-world.js';
 import { World } from '../../engine/world.js';
-import { parseEpisodes, type Episode } from '../../episodes/episode.js';
 import { checkCorpus } from '../../episodes/corpus-check.js';
 import { stageEpisode } from '../../episodes/stage.js';
 import { replayEpisode } from '../../episodes/replay.js';
@@ -12,19 +10,6 @@ import { examine, execute, look, validActions } from '../../engine/index.js';
 
 export const DEFAULT_CORPUS = new URL('../../../world-data/episodes', import.meta.url).pathname;
 
-export function readEpisodeFiles(path: string): { episodes: Episode[]; errors: string[] } {
-  const files = statSync(path).isDirectory()
-    ? readdirSync(path).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(path, f))
-    : [path];
-  const episodes: Episode[] = [];
-  const errors: string[] = [];
-  for (const f of files) {
-    const r = parseEpisodes(readFileSync(f, 'utf8'), f);
-    episodes.push(...r.episodes);
-    errors.push(...r.errors.map((e) => e.message));
-  }
-  return { episodes, errors };
-}
 
 function executeQuiet(w: World, who: string, text: string): void {
   execute(w, who, text);

