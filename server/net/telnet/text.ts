@@ -251,6 +251,16 @@ const BIDI_RE = /[\u202a-\u202e\u2066-\u2069]/g;
  * (C0, C1, DEL) and bidirectional overrides are removed.
  */
 export function decodeLine(bytes: Buffer, latin1Fallback = false): string {
+  // Fast path: printable ASCII needs no decoding or cleaning.
+  let plain = true;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b < 0x20 || b > 0x7e) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return bytes.toString('latin1');
   let s: string;
   if (latin1Fallback) {
     try {
