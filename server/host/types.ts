@@ -25,6 +25,8 @@ export interface OpenInfo {
   diverged: number;
   seq: number;
   counts: WorldCounts;
+  /** The worker thread's id (a reload or a restart gives a new one). */
+  thread?: number;
 }
 
 export interface WorldCounts {

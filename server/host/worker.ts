@@ -3,7 +3,7 @@
  * World and the database's world tables. Restarting it (an admin `@reload`, or a crash) reloads the
  * game code from disk and the state from the database while every player stays connected.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, threadId } from 'node:worker_threads';
 import { GameHost } from './game-host.js';
 import type { HostRequest, WorkerMessage } from './types.js';
 
@@ -23,7 +23,7 @@ function handle(req: HostRequest): unknown {
       host?.close();
       host = GameHost.open(req.config);
       for (const id of req.watch) host.watched.add(id);
-      return host.info;
+      return { ...host.info, thread: threadId };
     }
     case 'submit': return need().submit(req.actor, req.text, req.account);
     case 'state': return need().state(req.actor);

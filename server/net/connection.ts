@@ -57,6 +57,8 @@ export abstract class Connection implements SessionLink {
   private queue: Promise<void> = Promise.resolve();
   /** A login step is running (KDF, database): further login frames wait their turn. */
   private busy = false;
+  /** end() was called: the transport is closing. */
+  protected ending = false;
 
   constructor(protected ctx: ServerContext, readonly ip: string) {
     this.bucket = new TokenBucket(ctx.opts.commandsPerSecond, ctx.opts.commandBurst);
@@ -103,9 +105,10 @@ export abstract class Connection implements SessionLink {
     }
   }
 
-  /** Close with a message. */
+  /** Close with a message (once; input after it is ignored). */
   end(reason: string, code?: ErrorCode): void {
-    if (this.phase === 'closed') return;
+    if (this.phase === 'closed' || this.ending) return;
+    this.ending = true;
     this.closeTransport(reason, code);
   }
 
@@ -197,6 +200,7 @@ export abstract class Connection implements SessionLink {
 
   /** One line of game input. Refused at once when over the limits; otherwise run after the ones before it. */
   command(text: string, id?: FrameId): void {
+    if (this.ending) return;
     if (this.phase !== 'playing' || !this.session) {
       return this.sendError('not_logged_in', this.phase === 'choosing' ? 'Choose a character first.' : 'Log in first: as a guest, or with an account.', id);
     }

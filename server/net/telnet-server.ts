@@ -91,7 +91,7 @@ export class TelnetSession extends Connection {
   }
 
   private onLine(raw: string): void {
-    if (this.phase === 'closed') return;
+    if (this.phase === 'closed' || this.ending) return;
     this.touch();
     const step = this.step;
     if (step.kind === 'password' || step.kind === 'new-password' || step.kind === 'confirm-password') return this.onPassword(step, raw);
@@ -219,9 +219,10 @@ export class TelnetSession extends Connection {
     this.step = { kind: 'playing' };
     this.lastRoom = null;
     const lines = [resumed ? `You take up ${session.character.name} again.` : `You are now ${session.character.name}.`];
-    if (!session.account) lines.push(`To take this character up again after a disconnect, type: resume ${session.token}`);
+    if (!session.account) lines.push(`To resume after a disconnect, type: resume ${session.token}`);
     lines.push('Type help for commands, who for who is playing, quit to leave.');
-    this.say(lines.join('\n'));
+    // No prompt yet: what the character sees follows at once.
+    this.conn.send(lines.join('\n'));
   }
 
   protected closeTransport(reason: string): void {

@@ -50,7 +50,7 @@ export class WsConnection extends Connection {
   }
 
   private onMessage(data: RawData, isBinary: boolean): void {
-    if (this.phase === 'closed') return;
+    if (this.phase === 'closed' || this.ending) return;
     this.touch();
     this.alive = true;
     if (isBinary) return this.sendError('bad_frame', 'Send text frames holding JSON, not binary frames.');

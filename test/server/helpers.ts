@@ -203,7 +203,8 @@ export class TelnetClient {
   /** `accept`: options to agree to when the server offers them (e.g. 201 for GMCP). */
   static open(port: number, accept: number[] = []): Promise<TelnetClient> {
     const socket = connect(port, '127.0.0.1');
-    const c = new TelnetClient(socket, new Set(accept));
+    // Like a real telnet client: let the server echo (that is how it hides passwords) and suppress go-ahead.
+    const c = new TelnetClient(socket, new Set([1, 3, ...accept]));
     return new Promise((resolve, reject) => {
       socket.once('connect', () => resolve(c));
       socket.once('error', reject);
