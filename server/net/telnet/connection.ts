@@ -615,7 +615,7 @@ export class TelnetConnection extends EventEmitter<TelnetConnectionEvents> {
   }
 
   private writeRaw(buf: Buffer): void {
-    if (this.isClosed || buf.length === 0) return;
+    if (this.isClosed || buf.length === 0 || !this.socket.writable) return;
     if (this.deflate) {
       this.deflate.write(buf);
       if (!this.deflateFlushScheduled) {
@@ -644,7 +644,7 @@ export class TelnetConnection extends EventEmitter<TelnetConnectionEvents> {
     this.writeRaw(subnegotiation(OPT.MCCP2));
     const deflate = zlib.createDeflate({ level: 6 });
     deflate.on('data', (chunk: Buffer) => {
-      if (!this.socket.destroyed) this.socket.write(chunk);
+      if (this.socket.writable) this.socket.write(chunk);
     });
     deflate.on('error', (err) => {
       this.fail({ code: 'socket', message: `compression failed: ${err.message}` });
@@ -673,7 +673,7 @@ export class TelnetConnection extends EventEmitter<TelnetConnectionEvents> {
     deflate.on('end', () => {
       const held = this.heldOutput ?? [];
       this.heldOutput = null;
-      for (const b of held) if (!this.socket.destroyed) this.socket.write(b);
+      for (const b of held) if (this.socket.writable) this.socket.write(b);
       const after = this.afterDrain;
       this.afterDrain = null;
       after?.();
