@@ -1,16 +1,15 @@
 /**
- * The bi-encoder (text -> normalised embedding) and the cross-encoder ((context, candidate) -> logit),
- * run with onnxruntime-node. `session.run` is asynchronous and runs on onnxruntime's own threads,
- * so inference does not block the event loop; the JavaScript around it (tokenising, pooling) is
- * small per call, and long jobs (encoding a pool) yield between batches.
+ * The bi-encoder (text -> normalised embedding) and the cross-encoder ((context, candidate) -> logit).
+ * The ONNX sessions run on the inference thread (session.ts), so inference does not block the event
+ * loop; what stays on the calling thread (tokenising, pooling) is small per call, and long jobs
+ * (encoding a pool) yield between batches.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type * as ortTypes from 'onnxruntime-node';
 import { ModelError } from './errors.js';
 import type { EncoderSpec, InputRole, Pooling } from './model-dir.js';
-import { feedsFor, openSession, resolveInputs, runSession, type SessionOptions } from './session.js';
+import { feedsFor, openSession, resolveInputs, runSession, type Session, type SessionOptions } from './session.js';
 import type { EncodedBatch, Tokenizer } from './tokenizer.js';
 
 const TOKEN_OUTPUTS = ['last_hidden_state', 'token_embeddings'];
@@ -53,7 +52,7 @@ export function poolTokens(states: Float32Array, batch: EncodedBatch, dim: numbe
 
 export class BiEncoder {
   private constructor(
-    private readonly session: ortTypes.InferenceSession,
+    private readonly session: Session,
     readonly tokenizer: Tokenizer,
     readonly spec: EncoderSpec,
     private readonly inputs: Partial<Record<InputRole, string>>,
@@ -67,8 +66,10 @@ export class BiEncoder {
   dim = 0;
 
   static async load(spec: EncoderSpec, tokenizer: Tokenizer, opts: SessionOptions = {}): Promise<BiEncoder> {
-    const bytes = readFileSync(spec.path);
-    const session = await openSession(bytes, spec.path, opts);
+    const h = createHash('sha256');
+    h.update(readFileSync(spec.path));
+    for (const f of ['tokenizer.json', 'tokenizer_config.json']) h.update(readFileSync(join(tokenizer.dir, f)));
+    const session = await openSession(spec.path, spec.path, opts);
     const inputs = resolveInputs(session, spec.path, spec.inputs, 'bi-encoder');
     const outs = session.outputNames;
     const output = spec.output ?? (outs.includes('sentence_embedding') ? 'sentence_embedding' : TOKEN_OUTPUTS.find((o) => outs.includes(o)));
@@ -76,9 +77,6 @@ export class BiEncoder {
       throw new ModelError(`${spec.path}: has no output ${output ? `"${output}"` : '"sentence_embedding" or "last_hidden_state"'} (its outputs: ${outs.join(', ')}); set bi_encoder.output in lightmud.json`);
     }
     const pooling: Pooling = spec.pooling ?? (TOKEN_OUTPUTS.includes(output) ? 'mean' : 'none');
-    const h = createHash('sha256');
-    h.update(bytes);
-    for (const f of ['tokenizer.json', 'tokenizer_config.json']) h.update(readFileSync(join(tokenizer.dir, f)));
     h.update(JSON.stringify({ inputs, output, pooling, maxTokens: spec.maxTokens }));
     return new BiEncoder(session, tokenizer, spec, inputs, output, pooling, h.digest('hex'));
   }
@@ -87,7 +85,7 @@ export class BiEncoder {
   async encode(texts: string[], maxTokens = this.spec.maxTokens): Promise<Float32Array> {
     if (texts.length === 0) return new Float32Array(0);
     const batch = this.tokenizer.encode(texts, maxTokens);
-    const t = await runSession(this.session, this.spec.path, feedsFor(this.inputs, batch), this.output);
+    const t = await runSession(this.session, feedsFor(this.inputs, batch), this.output);
     const data = t.data as Float32Array;
     let pooled: Float32Array;
     let dim: number;
@@ -134,7 +132,7 @@ export class BiEncoder {
 
 export class CrossEncoder {
   private constructor(
-    private readonly session: ortTypes.InferenceSession,
+    private readonly session: Session,
     readonly tokenizer: Tokenizer,
     readonly spec: EncoderSpec,
     private readonly inputs: Partial<Record<InputRole, string>>,
@@ -158,7 +156,7 @@ export class CrossEncoder {
     for (let s = 0; s < candidates.length; s += batchSize) {
       const chunk = candidates.slice(s, s + batchSize);
       const batch = this.tokenizer.encodePairs(context, chunk, this.spec.maxTokens);
-      const t = await runSession(this.session, this.spec.path, feedsFor(this.inputs, batch), this.output);
+      const t = await runSession(this.session, feedsFor(this.inputs, batch), this.output);
       const ok = t.dims[0] === chunk.length && (t.dims.length === 1 || (t.dims.length === 2 && t.dims[1] === 1));
       if (!ok) throw new ModelError(`${this.spec.path}: output "${this.output}" has shape [${t.dims.join(', ')}], expected [batch, 1]`);
       out.set(t.data as Float32Array, s);

@@ -7,5 +7,6 @@ export { readModelDir, INPUT_ROLES, type ModelDirConfig, type EncoderSpec, type 
 export { BiEncoder, CrossEncoder, normalizeRows, poolTokens } from './encoders.js';
 export { DotIndex, dotScores, argsortDesc, type Hit } from './topk.js';
 export { CandidatePool, hashTexts, readEmbeddingCache, writeEmbeddingCache, type PoolOptions } from './pool.js';
+export { openSession, inferenceThreadId, type Session, type SessionOptions, type TensorData } from './session.js';
 export { ModelRanker, type Ranker, type RankOptions, type ScoredCandidate, type LoadOptions } from './ranker.js';
 export { writeModelDir, writeTokenizer, wordPieceTokenizerJson, withSpecialTokens, SPECIAL_TOKENS } from './write-model-dir.js';

@@ -82,7 +82,7 @@ export class ModelRanker implements Ranker {
     const tokenizer = await Tokenizer.load(config.dir);
     const biEncoder = await BiEncoder.load(config.biEncoder, tokenizer, opts);
     const crossEncoder = config.crossEncoder && opts.crossEncoder !== false ? await CrossEncoder.load(config.crossEncoder, tokenizer, opts) : undefined;
-    return new ModelRanker(config, tokenizer, biEncoder, crossEncoder, { threads: opts.threads });
+    return new ModelRanker(config, tokenizer, biEncoder, crossEncoder, { threads: opts.threads, inProcess: opts.inProcess });
   }
 
   /** A pool over `texts`, its embeddings cached under opts.cacheDir. */

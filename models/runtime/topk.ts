@@ -2,14 +2,13 @@
  * Top-K by dot product over a pool of normalised embeddings.
  *
  * The pool [n, dim] becomes the constant B of a tiny ONNX graph, `Gemm(queries, pool, transB=1)`
- * then `TopK`, built in memory with models/onnx and run by onnxruntime: its MLAS kernels are SIMD
- * and multithreaded, constant B is pre-packed, and `run` is asynchronous, so the scan (14M
- * multiply-adds for 110k x 128) runs off the event loop. Measured on the 2-core bench machine it is
- * ~15x faster than a JavaScript loop (see bench/rankers.bench.ts). Queries may be batched [b, dim].
+ * then `TopK`, built in memory with models/onnx and run by onnxruntime on the inference thread
+ * (session.ts), off the event loop. Its MLAS kernels are SIMD and multithreaded and the constant B
+ * is pre-packed: for 110k x 128 (14M multiply-adds) it is several times faster than a JavaScript
+ * loop (see bench/rankers.bench.ts). Queries may be batched [b, dim].
  */
-import * as ort from 'onnxruntime-node';
 import { GraphBuilder, int } from '../onnx/onnx.js';
-import { openSession, type SessionOptions } from './session.js';
+import { openSession, type Session, type SessionOptions } from './session.js';
 
 export interface Hit {
   /** Row in the pool. */
@@ -19,7 +18,7 @@ export interface Hit {
 
 export class DotIndex {
   private constructor(
-    private readonly session: ort.InferenceSession | undefined,
+    private readonly session: Session | undefined,
     readonly size: number,
     readonly dim: number,
   ) {}
@@ -48,9 +47,9 @@ export class DotIndex {
     const kk = Math.min(Math.max(1, Math.floor(k)), this.size);
     if (!this.session || batch === 0) return Array.from({ length: batch }, () => []);
     const out = await this.session.run({
-      queries: new ort.Tensor('float32', queries, [batch, this.dim]),
-      k: new ort.Tensor('int64', BigInt64Array.of(BigInt(kk)), [1]),
-    });
+      queries: { type: 'float32', data: queries, dims: [batch, this.dim] },
+      k: { type: 'int64', data: BigInt64Array.of(BigInt(kk)), dims: [1] },
+    }, ['values', 'indices']);
     const values = out.values!.data as Float32Array;
     const indices = out.indices!.data as BigInt64Array;
     const hits: Hit[][] = [];

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  DotIndex, EMOTES, ModelError, ModelRanker, Tokenizer, argsortDesc, dotScores, normalizeRows, readModelDir, selectLines,
+  DotIndex, EMOTES, ModelError, ModelRanker, Tokenizer, argsortDesc, dotScores, inferenceThreadId, normalizeRows, readModelDir, selectLines,
 } from '../../models/runtime/index.js';
 import { biEncoderGraph } from '../../models/onnx/builders.js';
 import { mulberry32 } from '../../models/eval/baselines.js';
@@ -244,4 +244,20 @@ it('the tiny model\'s lightmud.json is the documented shape', () => {
   expect(existsSync(join(dir, 'tokenizer_config.json'))).toBe(true);
   expect(JSON.parse(readFileSync(join(dir, 'lightmud.json'), 'utf8')).format).toBe('lightmud-model');
   expect(biEncoderBytes().length).toBeGreaterThan(0);
+});
+
+describe('off the event loop', () => {
+  it('runs sessions on the inference thread by default, and in process on request, with the same results', async () => {
+    expect(await inferenceThreadId()).toBeGreaterThan(0); // the main thread is 0
+    const local = await ModelRanker.load(dir, { inProcess: true });
+    const context = '_partner_say sword shield gold';
+    const candidates = ['sword', 'sword shield king queen dragon', 'bread'];
+    const a = await ranker.rank(context, candidates, { rerank: 3 });
+    const b = await local.rank(context, candidates, { rerank: 3 });
+    expect(b).toEqual(a);
+    const pool = await local.buildPool(['a sword for you', 'bread and ale']);
+    expect((await local.rank('_partner_say sword', pool))[0]!.text).toBe('a sword for you');
+    await pool.release();
+    await local.release();
+  });
 });
