@@ -8,7 +8,7 @@
  * figure names the model it used. The pool is 110,877 synthetic utterances (LIGHT's pool size),
  * and queries are LIGHT-format contexts of ~100-160 tokens built with server/agents/context.ts.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -105,6 +105,35 @@ export function buildBenchModel(dir: string, opts: { vocab: number; hidden: numb
   });
 }
 
+/**
+ * The same rerank with the training issue's cross-encoder export (models/training/export.ts), when
+ * that module is present, for comparison: it scores all tokens x tokens where the builder here
+ * gathers candidate x context pairs first. Skipped quietly if its API is not as expected.
+ */
+async function trainingExportRerank(ctx: BenchContext, dir: string, contexts: string[], heads: string[][]): Promise<void> {
+  const exportPath = new URL('../models/training/export.ts', import.meta.url);
+  const rankerPath = new URL('../models/training/kernel-ranker.ts', import.meta.url);
+  if (!existsSync(exportPath) || !existsSync(rankerPath)) return;
+  let r: ModelRanker | undefined;
+  try {
+    const { kernelRankerGraph } = (await import(exportPath.href)) as { kernelRankerGraph: (m: unknown, o: { float16?: boolean }) => { toModelBytes(): Uint8Array } };
+    const { KernelRanker } = (await import(rankerPath.href)) as { KernelRanker: new (vocab: number, dim: number, e: Float32Array) => unknown };
+    const cfg = JSON.parse(readFileSync(join(dir, 'lightmud.json'), 'utf8')) as { cross_encoder: object };
+    const vocab = Object.keys((JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8')) as { model: { vocab: object } }).model.vocab).length;
+    const rng = mulberry32(3);
+    const model = new KernelRanker(vocab, 100, Float32Array.from({ length: vocab * 100 }, () => rng() - 0.5));
+    writeFileSync(join(dir, 'onnx', 'cross_encoder_training.onnx'), kernelRankerGraph(model, { float16: true }).toModelBytes());
+    writeFileSync(join(dir, 'lightmud.json'), JSON.stringify({ ...JSON.parse(readFileSync(join(dir, 'lightmud.json'), 'utf8')), cross_encoder: { ...cfg.cross_encoder, file: 'onnx/cross_encoder_training.onnx' } }));
+    r = await ModelRanker.load(dir);
+    const ms = await timeEach(ctx.quick ? 20 : 50, (i) => r!.crossEncoder!.score(contexts[i % heads.length]!, heads[i % heads.length]!), 3);
+    ctx.report({ bench: 'cross_encoder_rerank_20_training_export', ...stats(ms), max_tokens: r.crossEncoder!.spec.maxTokens, model: 'models/training/export.ts kernelRankerGraph, random weights, float16 tables, vocab 20000, 100-d' });
+  } catch (err) {
+    if (!ctx.json) console.log(`(training export comparison skipped: ${err instanceof Error ? err.message : String(err)})`);
+  } finally {
+    await r?.release();
+  }
+}
+
 // ---- measurement ----------------------------------------------------------------------------
 
 async function timeEach(n: number, fn: (i: number) => Promise<unknown>, warmup = 10): Promise<number[]> {
@@ -179,6 +208,7 @@ export default async function rankersBench(ctx: BenchContext): Promise<void> {
       ctx.report({ bench: 'cross_encoder_rerank_20', ...stats(rerank), max_tokens: ranker.crossEncoder.spec.maxTokens, model });
       const full = await timeEach(ctx.quick ? 50 : 200, (i) => ranker.rank(contexts[i % contexts.length]!, cached, { rerank: 20 }));
       ctx.report({ bench: 'dialogue_retrieve_and_rerank_20', ...stats(full), pool: poolSize, model });
+      if (!useBundled) await trainingExportRerank(ctx, dir, contexts, heads.map((h) => h.map((c) => c.text)));
     }
 
     // Emotes (22) and actions (~30 valid actions), bi-encoder over the list.

@@ -9,7 +9,10 @@
  *    [batch, tokens, dim] (the runtime then mean-pools).
  *  - K-NRM cross-encoder (Xiong et al., 2017): cosine similarity of every candidate token
  *    (token_type 1) with every context token (token_type 0), RBF kernels, log soft-TF summed over
- *    the candidate, then a linear layer -> `logits` [batch, 1].
+ *    the candidate, then a linear layer -> `logits` [batch, 1]. The graph first gathers each side's
+ *    tokens (TopK over a position key, GatherElements), so the kernels run on candidate x context
+ *    pairs only, not on all tokens x tokens: ~6x less work for a 130-token context and a 25-token
+ *    candidate.
  */
 import { GraphBuilder, int } from './onnx.js';
 
@@ -94,20 +97,36 @@ export function crossEncoderGraph(w: CrossEncoderWeights): GraphBuilder {
   g.initializer('neg_inv_2sigma2', 'float', [K], Float32Array.from(w.sigmas.map((s) => -1 / (2 * s * s))));
   g.initializer('kernel_weights', 'float', [K, 1], Float32Array.from(w.weights));
   g.initializer('bias', 'float', [1], Float32Array.of(w.bias));
-  const E = g.node('Gather', ['embeddings', 'input_ids'], 'tok', { axis: int(0) }); // [B,T,H]
-  const Et = g.node('Transpose', [E], 'tok_t', { perm: { kind: 'ints', value: [0, 2, 1] } }); // [B,H,T]
-  const S = g.node('MatMul', [E, Et], 'sim'); // [B,T,T]: S[b,i,j] = cos(token i, token j)
   const mask = g.node('Cast', ['attention_mask'], 'mask_f', { to: int(1) });
   const types = g.node('Cast', ['token_type_ids'], 'types_f', { to: int(1) });
-  const candMask = g.node('Mul', [mask, types], 'cand_mask'); // [B,T]
-  const ctxMask = g.node('Mul', [mask, g.node('Sub', [g.scalar(1), types])], 'ctx_mask'); // [B,T]
-  const S4 = g.node('Unsqueeze', [S, g.int64s([3])], 'sim4'); // [B,T,T,1]
-  const diff = g.node('Sub', [S4, 'mus']); // [B,T,T,K]
+  const ctxSel = g.node('Mul', [mask, g.node('Sub', [g.scalar(1), types])], 'ctx_sel'); // [B,T]
+  const candSel = g.node('Mul', [mask, types], 'cand_sel'); // [B,T]
+  // Positions 0..T-1, to keep the gathered tokens in order.
+  const T = g.node('Gather', [g.node('Shape', ['input_ids']), g.constant('int64', [], BigInt64Array.of(1n), 'one')], 'T', { axis: int(0) });
+  const pos = g.node('Cast', [g.node('Range', [g.constant('int64', [], BigInt64Array.of(0n), 'zero'), T, g.constant('int64', [], BigInt64Array.of(1n), 'step')])], 'pos', { to: int(1) });
+  /** The tokens of one side, gathered to the front: ids [B, L] and their mask [B, L], L = the longest side in the batch. */
+  const side = (sel: string, name: string): { ids: string; m: string } => {
+    const count = g.node('ReduceSum', [sel, g.int64s([1])], `${name}_count`, { keepdims: int(0) }); // [B]
+    const k = g.node('Cast', [g.node('ReduceMax', [count], `${name}_max`, { keepdims: int(1) })], `${name}_k`, { to: int(7) }); // [1]
+    const key = g.node('Sub', [g.node('Mul', [sel, g.scalar(1e6)]), pos], `${name}_key`); // selected first, in position order
+    const idx = `${name}_idx`;
+    g.node('TopK', [key, k], [`${name}_topv`, idx], { axis: int(-1), largest: int(1), sorted: int(1) });
+    return {
+      ids: g.node('GatherElements', ['input_ids', idx], `${name}_ids`, { axis: int(1) }),
+      m: g.node('GatherElements', [sel, idx], `${name}_mask`, { axis: int(1) }),
+    };
+  };
+  const ctx = side(ctxSel, 'ctx');
+  const cand = side(candSel, 'cand');
+  const Eq = g.node('Gather', ['embeddings', ctx.ids], 'ctx_emb', { axis: int(0) }); // [B,Lq,H]
+  const Ed = g.node('Gather', ['embeddings', cand.ids], 'cand_emb', { axis: int(0) }); // [B,Ld,H]
+  const S = g.node('MatMul', [Ed, g.node('Transpose', [Eq], 'ctx_emb_t', { perm: { kind: 'ints', value: [0, 2, 1] } })], 'sim'); // [B,Ld,Lq]
+  const diff = g.node('Sub', [g.node('Unsqueeze', [S, g.int64s([3])], 'sim4'), 'mus']); // [B,Ld,Lq,K]
   const kern = g.node('Exp', [g.node('Mul', [g.node('Mul', [diff, diff]), 'neg_inv_2sigma2'])], 'kernels');
-  const ctx4 = g.node('Unsqueeze', [ctxMask, g.int64s([1, 3])], 'ctx_mask4'); // [B,1,T,1]
-  const tf = g.node('ReduceSum', [g.node('Mul', [kern, ctx4]), g.int64s([2])], 'soft_tf', { keepdims: int(0) }); // [B,T,K]
+  const ctx4 = g.node('Unsqueeze', [ctx.m, g.int64s([1, 3])], 'ctx_mask4'); // [B,1,Lq,1]
+  const tf = g.node('ReduceSum', [g.node('Mul', [kern, ctx4]), g.int64s([2])], 'soft_tf', { keepdims: int(0) }); // [B,Ld,K]
   const logTf = g.node('Log', [g.node('Add', [tf, g.scalar(1)])], 'log_tf');
-  const cand3 = g.node('Unsqueeze', [candMask, g.int64s([2])], 'cand_mask3'); // [B,T,1]
+  const cand3 = g.node('Unsqueeze', [cand.m, g.int64s([2])], 'cand_mask3'); // [B,Ld,1]
   const feats = g.node('ReduceSum', [g.node('Mul', [logTf, cand3]), g.int64s([1])], 'features', { keepdims: int(0) }); // [B,K]
   g.node('Add', [g.node('MatMul', [feats, 'kernel_weights']), 'bias'], 'logits');
   g.output('logits', 'float', ['batch', 1]);

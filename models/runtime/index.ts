@@ -10,3 +10,4 @@ export { CandidatePool, hashTexts, readEmbeddingCache, writeEmbeddingCache, type
 export { openSession, inferenceThreadId, type Session, type SessionOptions, type TensorData } from './session.js';
 export { ModelRanker, type Ranker, type RankOptions, type ScoredCandidate, type LoadOptions } from './ranker.js';
 export { writeModelDir, writeTokenizer, wordPieceTokenizerJson, withSpecialTokens, SPECIAL_TOKENS } from './write-model-dir.js';
+export { readUtterances } from './utterances.js';

@@ -1,8 +1,8 @@
 /** The candidate pool's on-disk embedding cache: reused while model and pool are unchanged, rebuilt otherwise. */
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ModelRanker, readEmbeddingCache } from '../../models/runtime/index.js';
+import { ModelRanker, readEmbeddingCache, readUtterances } from '../../models/runtime/index.js';
 import { cleanupTempDirs, makeTinyModel, tempDir } from './tiny-model.js';
 
 afterAll(() => cleanupTempDirs());
@@ -69,5 +69,36 @@ describe('pool embedding cache', () => {
     const three = await ModelRanker.load(d);
     expect(three.biEncoder.fingerprint).not.toBe(two.biEncoder.fingerprint);
     await Promise.all([one.release(), two.release(), three.release()]);
+  });
+});
+
+describe('pool utterances from files', () => {
+  it('reads episode turns, text lines and ParlAI labels and candidates, in order, without duplicates', () => {
+    const d = tempDir();
+    mkdirSync(join(d, 'episodes'));
+    writeFileSync(join(d, 'episodes', 'a.jsonl'), [
+      JSON.stringify({ id: 'a1', turns: [{ speaker: 'x', say: 'Hello  there.' }, { speaker: 'y', emote: 'wave' }, { speaker: 'y', say: 'Well met.', action: 'get sword' }] }),
+      '',
+      JSON.stringify({ id: 'a2', turns: [{ speaker: 'x', say: 'Hello there.' }] }),
+    ].join('\n'));
+    writeFileSync(join(d, 'episodes', 'b.txt'), 'One more line\n\n  Well met. \n');
+    writeFileSync(join(d, 'episodes', 'ignored.json'), '{}');
+    writeFileSync(join(d, 'light.parlai'), 'text:_partner_say hi\tlabels:gold answer\tlabel_candidates:wrong one|gold answer\n');
+    expect(readUtterances([join(d, 'episodes'), join(d, 'light.parlai')])).toEqual(['Hello there.', 'Well met.', 'One more line', 'gold answer', 'wrong one']);
+    writeFileSync(join(d, 'bad.jsonl'), '{"turns": 3}');
+    expect(() => readUtterances([join(d, 'bad.jsonl')])).toThrow(`${join(d, 'bad.jsonl')}:1: an episode needs a "turns" list`);
+    expect(() => readUtterances([join(d, 'nope')])).toThrow(/nope: not found/);
+  });
+
+  it('reads the bundled episodes when present', () => {
+    const episodes = new URL('../../world-data/episodes', import.meta.url).pathname;
+    let utterances: string[] = [];
+    try {
+      utterances = readUtterances([episodes]);
+    } catch {
+      return; // no bundled episodes in this checkout
+    }
+    expect(utterances.length).toBeGreaterThan(0);
+    expect(new Set(utterances).size).toBe(utterances.length);
   });
 });
