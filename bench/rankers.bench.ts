@@ -12,11 +12,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { percentile, type BenchContext } from './report.js';
 import { biEncoderGraph, crossEncoderGraph } from '../models/onnx/builders.js';
 import { EMOTES } from '../models/runtime/emotes.js';
 import { ModelRanker } from '../models/runtime/ranker.js';
-import { argsortDesc, dotScores } from '../models/runtime/topk.js';
+import { DotIndex, argsortDesc, dotScores } from '../models/runtime/topk.js';
 import { withSpecialTokens, writeModelDir } from '../models/runtime/write-model-dir.js';
 import { mulberry32 } from '../models/eval/baselines.js';
 import { formatContext, type ContextFacts, type HistoryEntry } from '../server/agents/context.js';
@@ -151,6 +153,12 @@ const r3 = (v: number) => Math.round(v * 1000) / 1000;
 const stats = (ms: number[]) => ({ p50_ms: r3(percentile(ms, 50)), p99_ms: r3(percentile(ms, 99)), mean_ms: r3(ms.reduce((a, b) => a + b, 0) / ms.length), n: ms.length });
 const rssMb = () => Math.round(process.memoryUsage().rss / 1e5) / 10;
 
+/** A full garbage collection, so resident-memory figures are not inflated by garbage. */
+function collectGarbage(): void {
+  v8.setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
 export default async function rankersBench(ctx: BenchContext): Promise<void> {
   const poolSize = ctx.quick ? 20_000 : POOL_SIZE;
   const queries = ctx.quick ? 200 : 1000;
@@ -173,14 +181,16 @@ export default async function rankersBench(ctx: BenchContext): Promise<void> {
     ctx.report({ bench: 'bi_encoder_throughput', sentences_per_s: Math.round(poolSize / encodeS), sentences: poolSize, seconds: r3(encodeS), batch: 256, model });
     const matrix = built.embeddings!; // kept for the JavaScript comparison below
     await built.release();
+    collectGarbage();
     const rssBefore = rssMb();
     t0 = performance.now();
     const cached = await ranker.buildPool(texts, { cacheDir: join(tmp, 'cache') });
     const loadMs = performance.now() - t0;
+    collectGarbage();
     if (cached.source.from !== 'cache') throw new Error(`expected the pool from the cache, got ${JSON.stringify(cached.source)}`);
     ctx.report({
       bench: 'pool_memory', pool: poolSize, dim, embeddings_mb: r3((poolSize * dim * 4) / 1e6),
-      rss_delta_loading_cached_pool_mb: r3(rssMb() - rssBefore), rss_mb: rssMb(), rss_model_loaded_mb: rssStart,
+      rss_pool_mb: r3(rssMb() - rssBefore), rss_total_mb: rssMb(), rss_model_loaded_mb: rssStart,
       cache_load_ms: r3(loadMs), model,
     });
 
@@ -195,7 +205,12 @@ export default async function rankersBench(ctx: BenchContext): Promise<void> {
     // The top-K kernel alone, single queries and batches of 32, and the JavaScript loop it replaced.
     const q = await ranker.encodeContexts(contexts.slice(0, 32));
     const single = await timeEach(queries, (i) => cached.search(q.subarray((i % 32) * dim, (i % 32 + 1) * dim), 20));
-    ctx.report({ bench: `topk_kernel_${Math.round(poolSize / 1000)}k`, ...stats(single), pool: poolSize, dim, kernel: 'onnxruntime Gemm+TopK', model });
+    const kernel = (q8: boolean) => (q8 ? 'int8 MatMulInteger scan + exact float32 rescoring of 100, TopK (onnxruntime)' : 'float32 Gemm + TopK (onnxruntime)');
+    ctx.report({ bench: `topk_kernel_${Math.round(poolSize / 1000)}k`, ...stats(single), pool: poolSize, dim, kernel: kernel(cached.index.quantize === 'int8'), model });
+    const other = await DotIndex.create(matrix, dim, { quantize: cached.index.quantize === 'int8' ? 'none' : 'int8' });
+    const otherMs = await timeEach(queries, (i) => other.search(q.subarray((i % 32) * dim, (i % 32 + 1) * dim), 20));
+    ctx.report({ bench: `topk_kernel_${Math.round(poolSize / 1000)}k_${other.quantize === 'int8' ? 'int8' : 'fp32'}`, ...stats(otherMs), pool: poolSize, dim, kernel: kernel(other.quantize === 'int8'), note: 'the other kernel, for comparison', model });
+    await other.release();
     const batched = await timeEach(ctx.quick ? 10 : 50, () => cached.search(q, 20), 3);
     ctx.report({ bench: `topk_kernel_${Math.round(poolSize / 1000)}k_batch32`, per_query_ms: r3(percentile(batched, 50) / 32), p50_batch_ms: r3(percentile(batched, 50)), n: batched.length, model });
     const js = await timeEach(ctx.quick ? 5 : 20, async (i) => argsortDesc(dotScores(q.subarray((i % 32) * dim, (i % 32 + 1) * dim), matrix, dim)).slice(0, 20), 2);

@@ -11,8 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BiEncoder } from './encoders.js';
-import type { SessionOptions } from './session.js';
-import { DotIndex, type Hit } from './topk.js';
+import { DotIndex, type Hit, type IndexOptions } from './topk.js';
 
 const MAGIC = 'LMEMB001';
 
@@ -23,7 +22,7 @@ export interface PoolHeader {
   dim: number;
 }
 
-export interface PoolOptions extends SessionOptions {
+export interface PoolOptions extends IndexOptions {
   /** Where to keep the embedding cache; no caching when undefined. */
   cacheDir?: string;
   /** Cache file name (default "pool"). One file per name; a changed pool or model overwrites it. */

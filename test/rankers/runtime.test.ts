@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  DotIndex, EMOTES, ModelError, ModelRanker, Tokenizer, argsortDesc, dotScores, inferenceThreadId, normalizeRows, readModelDir, selectLines,
+  DotIndex, EMOTES, ModelError, ModelRanker, Tokenizer, argsortDesc, dotScores, inferenceThreadId, normalizeRows, quantizeRows, readModelDir, selectLines,
 } from '../../models/runtime/index.js';
 import { biEncoderGraph } from '../../models/onnx/builders.js';
 import { mulberry32 } from '../../models/eval/baselines.js';
@@ -150,24 +150,33 @@ describe('rank()', () => {
 });
 
 describe('top-K kernel', () => {
-  it('matches brute force, batched, best first', async () => {
-    const rng = mulberry32(5);
-    const n = 3000, dim = 16;
-    const m = normalizeRows(Float32Array.from({ length: n * dim }, () => rng() - 0.5), dim);
-    const index = await DotIndex.create(m, dim);
-    const q = normalizeRows(Float32Array.from({ length: 3 * dim }, () => rng() - 0.5), dim);
-    const hits = await index.search(q, 10);
-    expect(hits).toHaveLength(3);
-    for (let b = 0; b < 3; b++) {
-      const scores = dotScores(q.subarray(b * dim, (b + 1) * dim), m, dim);
-      const want = argsortDesc(scores).slice(0, 10);
-      expect(hits[b]!.map((h) => h.index)).toEqual(want);
-      hits[b]!.forEach((h) => expect(h.score).toBeCloseTo(scores[h.index]!, 5));
-    }
-    expect((await index.search(q.subarray(0, dim), 10_000))[0]).toHaveLength(n); // k is capped at the pool size
-    await index.release();
-    const empty = await DotIndex.create(new Float32Array(0), dim);
-    expect(await empty.search(q.subarray(0, dim), 5)).toEqual([[]]);
+  for (const quantize of ['none', 'int8'] as const) {
+    it(`matches brute force, batched, best first (${quantize === 'none' ? 'float32 Gemm' : 'int8 scan, exact rescoring'})`, async () => {
+      const rng = mulberry32(5);
+      const n = 3000, dim = 16;
+      const m = normalizeRows(Float32Array.from({ length: n * dim }, () => rng() - 0.5), dim);
+      const index = await DotIndex.create(m, dim, { quantize });
+      expect(index.quantize).toBe(quantize);
+      const q = normalizeRows(Float32Array.from({ length: 3 * dim }, () => rng() - 0.5), dim);
+      const hits = await index.search(q, 10);
+      expect(hits).toHaveLength(3);
+      for (let b = 0; b < 3; b++) {
+        const scores = dotScores(q.subarray(b * dim, (b + 1) * dim), m, dim);
+        const want = argsortDesc(scores).slice(0, 10);
+        expect(hits[b]!.map((h) => h.index)).toEqual(want);
+        hits[b]!.forEach((h) => expect(h.score).toBeCloseTo(scores[h.index]!, 5));
+      }
+      expect((await index.search(q.subarray(0, dim), 10_000))[0]).toHaveLength(n); // k is capped at the pool size
+      await index.release();
+      const empty = await DotIndex.create(new Float32Array(0), dim, { quantize });
+      expect(await empty.search(q.subarray(0, dim), 5)).toEqual([[]]);
+    });
+  }
+
+  it('quantises rows symmetrically, transposed for MatMulInteger', () => {
+    const { transposed, scales } = quantizeRows(Float32Array.of(0.5, -1, 0.25, 0, 0, 0), 3);
+    expect([...scales]).toEqual([Math.fround(1 / 127), 1]);
+    expect([...transposed]).toEqual([64, 0, -127, 0, 32, 0]); // [dim, rows]
   });
 });
 

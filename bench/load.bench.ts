@@ -1,0 +1,272 @@
+/**
+ * Load: `lightmud serve` in a child process on 127.0.0.1, N websocket and M telnet guests each
+ * sending one command a second (at random phases) for a fixed time; latency is from sending a
+ * command to receiving its acknowledgement (websocket: the result frame with the command's id, sent
+ * once the command is committed; telnet: the echo of a unique `say`). Also the cost of committing
+ * one command with synchronous=FULL and NORMAL, measured on the game host directly.
+ *
+ * Sizes: 500 clients (100 of them telnet) for 15 s; --quick: 100 clients for 5 s. Override with
+ * LOAD_CLIENTS, LOAD_TELNET, LOAD_SECONDS, LOAD_RATE (commands per second per client), LOAD_SYNC (full|normal).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import { GameHost } from '../server/host/game-host.js';
+import { percentile, type BenchContext } from './report.js';
+
+const BIN = fileURLToPath(new URL('../bin/lightmud.mjs', import.meta.url));
+const TRADES = ['tanner', 'cooper', 'miller', 'weaver', 'potter', 'fletcher', 'chandler', 'mason'];
+
+/** A ring of rooms, `perRoom` characters and four objects in each. */
+function benchWorld(characters: number, perRoom = 6): object {
+  const roomCount = Math.max(2, Math.ceil(characters / perRoom));
+  const rooms = [];
+  const chars = [];
+  const objects = [];
+  for (let r = 0; r < roomCount; r++) {
+    rooms.push({
+      id: `room-${r}`, name: `Lane ${r}`, category: 'Town', description: `A narrow lane of workshops, number ${r}.`, backstory: 'Built for the load bench.',
+      exits: [{ label: 'east', to: `room-${(r + 1) % roomCount}` }, { label: 'west', to: `room-${(r + roomCount - 1) % roomCount}` }],
+    });
+    for (let k = 0; k < perRoom; k++) {
+      const trade = TRADES[k % TRADES.length]!;
+      chars.push({ id: `c-${r}-${k}`, name: trade, persona: `I am a ${trade}. I work hard. I like my lane.`, description: `You see a busy ${trade}.`, room: `room-${r}` });
+    }
+    objects.push(
+      { id: `stool-${r}`, name: 'stool', description: 'A three-legged stool.', in: `room-${r}` },
+      { id: `apple-${r}`, name: 'apple', prefix: 'an', description: 'A red apple.', food: true, in: `room-${r}` },
+      { id: `barrel-${r}`, name: 'barrel', description: 'A rain barrel.', gettable: false, container: true, in: `room-${r}` },
+      { id: `mug-${r}`, name: 'mug', description: 'A tin mug.', drink: true, in: `barrel-${r}` },
+    );
+  }
+  return { format: 'lightmud-world', version: 1, title: 'Load bench lanes', rooms, characters: chars, objects };
+}
+
+interface Child {
+  proc: ChildProcess;
+  httpPort: number;
+  telnetPort: number;
+}
+
+function serve(db: string, world: string, sync: string): Promise<Child> {
+  const args = [BIN, 'serve', '--db', db, '--world', world, '--http-port', '0', '--telnet-port', '0', '--host', '127.0.0.1', '--max-connections', '0', '--max-per-ip', '0', '--sync', sync];
+  // LOAD_NODE_ARGS: extra node options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.LOAD_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  proc.stderr!.on('data', (d) => (stderr += String(d)));
+  return new Promise((resolve, reject) => {
+    createInterface({ input: proc.stdout! }).on('line', (line) => {
+      if (!line.includes('"event":"listening"')) return;
+      const entry = JSON.parse(line) as { httpPort: number; telnetPort: number };
+      resolve({ proc, httpPort: entry.httpPort, telnetPort: entry.telnetPort });
+    });
+    proc.once('exit', (code) => reject(new Error(`lightmud serve exited (${code}): ${stderr}`)));
+  });
+}
+
+/** CPU seconds used by a process so far (Linux), or NaN. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+interface Bot {
+  transport: 'websocket' | 'telnet';
+  login(): Promise<void>;
+  /** Send one command; `done` is called with the latency when it is acknowledged. */
+  fire(done: (ms: number) => void, refused: () => void): void;
+  close(): void;
+}
+
+const WS_COMMANDS = ['look', 'get stool', 'drop stool', 'say good day', 'wave', 'inventory', 'examine barrel', 'go east', 'go west', 'get mug from barrel', 'put mug in barrel', 'smile'];
+
+function wsBot(url: string, character: string): Bot {
+  const ws = new WebSocket(url, { perMessageDeflate: false });
+  const pending = new Map<string, { t0: number; done: (ms: number) => void; refused: () => void }>();
+  let n = 0;
+  let welcomed: (() => void) | null = null;
+  ws.on('message', (data) => {
+    const s = String(data);
+    // Only our own acknowledgements and errors are parsed; events and states from others are counted, not read.
+    if (s.startsWith('{"type":"observation","kind":"result"') || s.startsWith('{"type":"error"')) {
+      const f = JSON.parse(s) as { id?: string; type: string };
+      const p = f.id === undefined ? undefined : pending.get(f.id);
+      if (!p) return;
+      pending.delete(f.id!);
+      if (f.type === 'error') p.refused();
+      else p.done(performance.now() - p.t0);
+    } else if (s.startsWith('{"type":"welcome"')) welcomed?.();
+  });
+  ws.on('error', () => {});
+  const opened = new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('close', () => reject(new Error(`websocket ${character} closed`)));
+  });
+  opened.catch(() => {});
+  return {
+    transport: 'websocket',
+    async login() {
+      await opened;
+      const welcome = new Promise<void>((resolve) => (welcomed = resolve));
+      ws.send(JSON.stringify({ type: 'login', guest: true, character }));
+      await welcome;
+    },
+    fire(done, refused) {
+      const id = String(n++);
+      pending.set(id, { t0: performance.now(), done, refused });
+      ws.send(JSON.stringify({ type: 'command', text: WS_COMMANDS[n % WS_COMMANDS.length], id }));
+    },
+    close: () => ws.terminate(),
+  };
+}
+
+function telnetBot(port: number, character: string): Bot {
+  const socket = connect(port, '127.0.0.1');
+  socket.setNoDelay(true);
+  let tail = '';
+  const waiting: { marker: string; t0: number; done: (ms: number) => void }[] = [];
+  let wantLogin: { marker: string; resolve: () => void } | null = null;
+  let n = 0;
+  socket.on('data', (chunk) => {
+    tail = (tail + chunk.toString('latin1')).slice(-8192);
+    if (wantLogin && tail.includes(wantLogin.marker)) {
+      const w = wantLogin;
+      wantLogin = null;
+      tail = '';
+      w.resolve();
+    }
+    while (waiting.length && tail.includes(waiting[0]!.marker)) {
+      const w = waiting.shift()!;
+      tail = tail.slice(tail.indexOf(w.marker) + w.marker.length);
+      w.done(performance.now() - w.t0);
+    }
+  });
+  socket.on('error', () => {});
+  const expect = (marker: string) =>
+    new Promise<void>((resolve) => {
+      if (tail.includes(marker)) {
+        tail = '';
+        return resolve();
+      }
+      wantLogin = { marker, resolve };
+    });
+  return {
+    transport: 'telnet',
+    async login() {
+      await expect('> ');
+      socket.write('guest\r\n');
+      await expect('Choose a character');
+      socket.write(`${character}\r\n`);
+      await expect('You are now');
+    },
+    fire(done) {
+      const marker = `k${n++}x${character}`;
+      waiting.push({ marker: `You say, "${marker}"`, t0: performance.now(), done });
+      socket.write(`say ${marker}\r\n`);
+    },
+    close: () => socket.destroy(),
+  };
+}
+
+/** Cost of one committed command on the game host, without the network. */
+function commitCost(ctx: BenchContext, world: string, dir: string): void {
+  for (const sync of ['full', 'normal'] as const) {
+    const host = GameHost.open({ db: join(dir, `commit-${sync}.db`), world, sync, fresh: true });
+    const n = ctx.quick ? 500 : 3000;
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) host.submit('c-0-0', i % 2 ? 'drop stool' : 'get stool');
+    const ms = performance.now() - t0;
+    host.close();
+    ctx.report({ bench: `commit_${sync}`, commands: n, per_command_us: (ms * 1000) / n, commands_per_s: n / (ms / 1000) });
+  }
+}
+
+export default async function load(ctx: BenchContext): Promise<void> {
+  const env = process.env;
+  const clients = Number(env.LOAD_CLIENTS ?? (ctx.quick ? 100 : 500));
+  const telnet = Math.min(clients, Number(env.LOAD_TELNET ?? Math.round(clients / 5)));
+  const seconds = Number(env.LOAD_SECONDS ?? (ctx.quick ? 5 : 15));
+  const rate = Number(env.LOAD_RATE ?? 1);
+  const sync = env.LOAD_SYNC === 'normal' ? 'normal' : 'full';
+  const dir = mkdtempSync(join(tmpdir(), 'lightmud-load-'));
+  const worldFile = join(dir, 'world.json');
+  writeFileSync(worldFile, JSON.stringify(benchWorld(clients)));
+  let child: Child | null = null;
+  const bots: Bot[] = [];
+  // Whatever happens, stop after this long.
+  const deadline = setTimeout(() => {
+    console.error('load bench: deadline reached, stopping');
+    child?.proc.kill('SIGKILL');
+    process.exit(1);
+  }, (seconds + 90) * 1000);
+  try {
+    commitCost(ctx, worldFile, dir);
+    child = await serve(join(dir, 'load.db'), worldFile, sync);
+    const url = `ws://127.0.0.1:${child.httpPort}/ws`;
+    const perRoom = 6;
+    const characterIds = Array.from({ length: clients }, (_, i) => `c-${Math.floor(i / perRoom)}-${i % perRoom}`);
+    // Telnet bots are spread among the websocket ones (every k-th client), so rooms mix transports.
+    const every = telnet ? Math.floor(clients / telnet) : Infinity;
+    let t = 0;
+    for (let i = 0; i < clients; i++) {
+      const useTelnet = t < telnet && i % every === 0;
+      if (useTelnet) t++;
+      bots.push(useTelnet ? telnetBot(child.telnetPort, characterIds[i]!) : wsBot(url, characterIds[i]!));
+    }
+    const loginStart = performance.now();
+    for (let i = 0; i < bots.length; i += 50) await Promise.all(bots.slice(i, i + 50).map((b) => b.login()));
+    const loginMs = performance.now() - loginStart;
+
+    const latencies: Record<'websocket' | 'telnet', number[]> = { websocket: [], telnet: [] };
+    let sent = 0;
+    let refused = 0;
+    const cpu0 = cpuSeconds(child.proc.pid!);
+    const t0 = performance.now();
+    const timers: NodeJS.Timeout[] = [];
+    const interval = 1000 / rate;
+    for (const bot of bots) {
+      const tick = () => {
+        sent++;
+        bot.fire((ms) => latencies[bot.transport].push(ms), () => refused++);
+      };
+      timers.push(setTimeout(() => {
+        tick();
+        timers.push(setInterval(tick, interval));
+      }, Math.random() * interval));
+    }
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    for (const x of timers) clearTimeout(x);
+    // Let the last commands be acknowledged (bounded).
+    const wallMs = performance.now() - t0;
+    const settle = performance.now();
+    while (latencies.websocket.length + latencies.telnet.length + refused < sent && performance.now() - settle < 5000) await new Promise((r) => setTimeout(r, 50));
+    const cpu = cpuSeconds(child.proc.pid!) - cpu0;
+    const all = [...latencies.websocket, ...latencies.telnet];
+    ctx.report({
+      bench: `load_${clients}`, clients, websocket: clients - telnet, telnet, rate_per_client: rate, seconds, sync,
+      commands: sent, acknowledged: all.length, refused, unanswered: sent - all.length - refused,
+      p50_ms: percentile(all, 50), p99_ms: percentile(all, 99), max_ms: Math.max(...all),
+      ws_p99_ms: percentile(latencies.websocket, 99), telnet_p99_ms: percentile(latencies.telnet, 99),
+      throughput: all.length / (wallMs / 1000), server_cpu_pct: (cpu / (wallMs / 1000)) * 100, login_s: loginMs / 1000,
+    });
+  } finally {
+    clearTimeout(deadline);
+    for (const b of bots) b.close();
+    if (child) {
+      const exited = new Promise((r) => child!.proc.once('exit', r));
+      child.proc.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
