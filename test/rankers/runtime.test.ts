@@ -1,6 +1,6 @@
 /** The ranking runtime through its real path: model directory -> AutoTokenizer -> onnxruntime -> rank(). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   DotIndex, EMOTES, ModelError, ModelRanker, Tokenizer, argsortDesc, dotScores, inferenceThreadId, normalizeRows, quantizeRows, readModelDir, selectLines,
@@ -71,8 +71,10 @@ describe('bi-encoder', () => {
 
   it('mean-pools last_hidden_state exactly as the graph pools sentence_embedding (sentence-transformers contract, no lightmud.json)', async () => {
     const tokenDir = makeTinyModel({ bi: { tokenStates: true, tokenTypeIds: true }, cross: false, config: null });
+    renameSync(join(tokenDir, 'onnx', 'bi_encoder.onnx'), join(tokenDir, 'onnx', 'model.onnx')); // the export's own name
     const cfg = readModelDir(tokenDir);
     expect(cfg.configPath).toBeUndefined();
+    expect(cfg.biEncoder.file).toBe('onnx/model.onnx');
     const other = await ModelRanker.load(tokenDir);
     expect(other.biEncoder.output).toBe('last_hidden_state');
     expect(other.biEncoder.pooling).toBe('mean');
