@@ -8,7 +8,7 @@ import { resolve as resolvePath } from 'node:path';
 import { World, execute, look, validActions, type GameEvent, type NodeId, type ObjectNode } from '../engine/index.js';
 import { DEFAULT_WORLD, loadWorld } from '../world-io/load-world.js';
 import { getMeta, openDb, setMeta, type Db } from '../store/db.js';
-import { WorldStore } from '../store/world-store.js';
+import { WorldStore, type NewEvent } from '../store/world-store.js';
 import type { CharacterState, EventSummary, ObjectView } from '../net/protocol.js';
 import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, OpenInfo, SubmitResult, WorldCounts, WorldSummary } from './types.js';
 
@@ -48,6 +48,8 @@ export class GameHost {
   readonly watched = new Set<string>();
   private sinceSnapshot = 0;
   private readonly snapshotEvery: number;
+  /** Executed commands waiting for commit(). */
+  private pending: { row: NewEvent; result: SubmitResult }[] = [];
 
   private constructor(
     readonly db: Db,
@@ -115,17 +117,48 @@ export class GameHost {
 
   /** Execute one line of a character's input; durable when this returns. */
   submit(actor: NodeId, text: string, account: string | null = null): SubmitResult {
+    this.prepare(actor, text, account);
+    return this.commit().pop()!;
+  }
+
+  /**
+   * Execute a command now and hold its log row for `commit()`. The network side must not hear of
+   * the result before the commit: the worker collects the commands that arrive together, executes
+   * them in order, and commits them in one transaction (one fsync for the group).
+   */
+  prepare(actor: NodeId, text: string, account: string | null = null): void {
     const outcome = execute(this.world, actor, text);
-    let seq = 0;
-    this.store.transaction(() => {
-      seq = this.store.append({ time: Date.now(), actor, kind: 'command', input: text, ok: outcome.ok, text: outcome.text, events: outcome.events, account });
-      if (++this.sinceSnapshot >= this.snapshotEvery) this.snapshotNow(seq, 'periodic');
-    });
     const deliveries = this.deliveries(outcome.events, actor);
-    const result: SubmitResult = { seq, ok: outcome.ok, text: outcome.text, deliveries, states: this.statesFor([actor, ...deliveries.map((d) => d.character)]) };
+    // The actor's state now, exactly after its command; the observers' once the batch is done (commit).
+    const result: SubmitResult = { seq: 0, ok: outcome.ok, text: outcome.text, deliveries, states: this.statesFor([actor]) };
     if (outcome.failed) result.failed = outcome.failed;
     if (outcome.action) result.action = outcome.action;
-    return result;
+    this.pending.push({ row: { time: Date.now(), actor, kind: 'command', input: text, ok: outcome.ok, text: outcome.text, events: outcome.events, account }, result });
+  }
+
+  /**
+   * Commit every prepared command (and a snapshot, when one is due) in one transaction; returns
+   * their results in order. The last result also carries the fresh states of every watched
+   * character that perceived something in the batch: one state each, however many events.
+   */
+  commit(): SubmitResult[] {
+    const batch = this.pending;
+    if (!batch.length) return [];
+    this.store.transaction(() => {
+      for (const p of batch) p.result.seq = this.store.append(p.row);
+      this.sinceSnapshot += batch.length;
+      if (this.sinceSnapshot >= this.snapshotEvery) this.snapshotNow(batch[batch.length - 1]!.result.seq, 'periodic');
+    });
+    this.pending = [];
+    const last = batch[batch.length - 1]!.result;
+    const observers = new Set<string>();
+    for (const p of batch) for (const d of p.result.deliveries) observers.add(d.character);
+    Object.assign(last.states, this.statesFor(observers), last.states);
+    return batch.map((p) => p.result);
+  }
+
+  get uncommitted(): number {
+    return this.pending.length;
   }
 
   private deliveries(events: GameEvent[], actor: NodeId): Delivery[] {
@@ -204,6 +237,7 @@ export class GameHost {
   // ---- admin -----------------------------------------------------------------------------------
 
   admin(op: AdminOp, account: string | null): AdminResult {
+    this.commit();
     switch (op.op) {
       case 'teleport': return this.teleport(op.actor, op.who, op.to, account);
       case 'create': return this.create(op.actor, op.spec, account);
@@ -303,6 +337,7 @@ export class GameHost {
 
   /** Write a snapshot of the current state; returns the event sequence number it includes. */
   save(reason: string): number {
+    this.commit();
     const seq = this.store.lastSeq();
     this.store.transaction(() => this.snapshotNow(seq, reason));
     return seq;

@@ -112,6 +112,8 @@ export class Host {
   /** Resolves to the live worker; replaced by a pending promise while the worker is being replaced. */
   private gate!: Promise<WorkerLink>;
   private drivers = new Map<string, Driver>();
+  /** Characters the worker computes states for. */
+  private watched = new Set<string>();
   private listeners = new Set<PerceptionListener>();
   private crashes: number[] = [];
   private closed = false;
@@ -150,14 +152,23 @@ export class Host {
     const current = this.drivers.get(characterId);
     if (current && current !== driver) throw new Error(`${characterId} is already driven`);
     this.drivers.set(characterId, driver);
-    if (driver.wantsState) void this.call({ op: 'watch', actor: characterId, on: true }).catch(() => {});
+    this.refreshWatch(characterId);
   }
 
   /** Release a character (if `driver` still drives it). */
   detach(characterId: string, driver: Driver): void {
     if (this.drivers.get(characterId) !== driver) return;
     this.drivers.delete(characterId);
-    if (driver.wantsState) void this.call({ op: 'watch', actor: characterId, on: false }).catch(() => {});
+    this.refreshWatch(characterId);
+  }
+
+  /** Tell the host whether to compute states for a character (call when its driver's wantsState changes). */
+  refreshWatch(characterId: string): void {
+    const on = this.drivers.get(characterId)?.wantsState ?? false;
+    if (on === this.watched.has(characterId)) return;
+    if (on) this.watched.add(characterId);
+    else this.watched.delete(characterId);
+    void this.call({ op: 'watch', actor: characterId, on }).catch(() => {});
   }
 
   /** Take a character from whoever drives it, telling them why. */
@@ -284,7 +295,7 @@ export class Host {
         await fresh.retire();
         throw err;
       }
-      const watch = [...this.drivers].filter(([, d]) => d.wantsState).map(([id]) => id);
+      const watch = [...this.watched];
       try {
         this.info = await fresh.call<OpenInfo>({ op: 'open', config: this.openConfig(), watch });
       } catch (err) {
@@ -337,7 +348,7 @@ export class Host {
       const fresh = this.spawn();
       try {
         await fresh.loaded;
-        const watch = [...this.drivers].filter(([, d]) => d.wantsState).map(([id]) => id);
+        const watch = [...this.watched];
         this.info = await fresh.call<OpenInfo>({ op: 'open', config: this.openConfig(), watch });
         this.link = fresh;
         swap(fresh);

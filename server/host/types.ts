@@ -50,7 +50,10 @@ export interface SubmitResult {
   failed?: string;
   action?: string;
   deliveries: Delivery[];
-  /** Fresh states of the watched characters this command concerned (the actor's included). */
+  /**
+   * Fresh states of watched characters: the actor's (right after its command), and, on the last
+   * command of a group committed together, those of everyone who perceived something in the group.
+   */
   states: Record<string, CharacterState>;
 }
 

@@ -25,7 +25,7 @@ function handle(req: HostRequest): unknown {
       for (const id of req.watch) host.watched.add(id);
       return { ...host.info, thread: threadId };
     }
-    case 'submit': return need().submit(req.actor, req.text, req.account);
+    case 'submit': return need().submit(req.actor, req.text, req.account); // (batched above)
     case 'state': return need().state(req.actor);
     case 'look': return need().look(req.actor);
     case 'characters': return need().characters();
@@ -45,20 +45,58 @@ function handle(req: HostRequest): unknown {
   }
 }
 
+/** Commands executed since the last commit, by request id, in order. */
+const batch: number[] = [];
+let flushScheduled = false;
+
+function fatal(ids: number[], err: unknown): never {
+  // A command or admin operation that threw may have left the World half-changed, and nothing of
+  // it was committed. Exit, so the host restarts from what the database holds.
+  const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  for (const id of ids) port!.postMessage({ type: 'reply', id, ok: false, error, fatal: true } satisfies WorkerMessage);
+  port!.close();
+  process.exit(1);
+}
+
+/** Commit the commands executed so far in one transaction, then answer them. */
+function flush(): void {
+  if (!batch.length) return;
+  const ids = batch.splice(0);
+  let results;
+  try {
+    results = need().commit();
+  } catch (err) {
+    fatal(ids, err);
+  }
+  ids.forEach((id, i) => port!.postMessage({ type: 'reply', id, ok: true, result: results[i] } satisfies WorkerMessage));
+}
+
 port.on('message', (msg: HostRequest & { id: number }) => {
+  if (msg.op === 'submit') {
+    // Execute now; answer after the group commit at the end of this turn of the event loop.
+    try {
+      need().prepare(msg.actor, msg.text, msg.account);
+    } catch (err) {
+      fatal([...batch.splice(0), msg.id], err);
+    }
+    batch.push(msg.id);
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(() => {
+        flushScheduled = false;
+        flush();
+      });
+    }
+    return;
+  }
+  // Anything else sees (and is answered after) every command before it.
+  flush();
   let reply: WorkerMessage;
   try {
     reply = { type: 'reply', id: msg.id, ok: true, result: handle(msg) };
   } catch (err) {
-    // A command or admin operation that threw may have left the World half-changed; nothing of it
-    // was committed. Exit so the host restarts from what the database holds.
-    const fatal = msg.op === 'submit' || msg.op === 'admin';
-    reply = { type: 'reply', id: msg.id, ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err), fatal };
-    if (fatal) {
-      port.postMessage(reply);
-      port.close();
-      process.exit(1);
-    }
+    if (msg.op === 'admin') fatal([msg.id], err);
+    reply = { type: 'reply', id: msg.id, ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
   }
   port.postMessage(reply);
 });

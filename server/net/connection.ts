@@ -45,6 +45,7 @@ const PLAYER_HELP = ['Server commands:', '  who     who is playing', '  quit    
 
 export abstract class Connection implements SessionLink {
   abstract readonly transport: 'websocket' | 'telnet';
+  abstract readonly wantsState: boolean;
   phase: Phase = 'login';
   session: Session | null = null;
   /** Logged in to an account (or a guest, null) and choosing a character. */

@@ -17,6 +17,8 @@ import type { ServerOptions } from './limits.js';
 export interface SessionLink {
   readonly transport: 'websocket' | 'telnet';
   readonly ip: string;
+  /** Whether this connection shows states (a websocket does; telnet only when GMCP is on). */
+  readonly wantsState: boolean;
   sendEvent(text: string, event: EventSummary): void;
   sendState(state: CharacterState): void;
   sendLook(text: string, state: CharacterState | null): void;
@@ -27,7 +29,6 @@ export interface SessionLink {
 
 export class Session implements Driver {
   readonly kind = 'human' as const;
-  readonly wantsState = true;
   link: SessionLink | null = null;
   linkdeadTimer: NodeJS.Timeout | null = null;
   readonly startedAt = Date.now();
@@ -38,6 +39,11 @@ export class Session implements Driver {
     readonly character: { id: string; name: string },
     readonly token: string,
   ) {}
+
+  /** States are computed while a connection wants them (websocket; telnet with GMCP). */
+  get wantsState(): boolean {
+    return this.link?.wantsState ?? false;
+  }
 
   get role(): Role {
     return this.account?.role ?? 'player';
@@ -188,6 +194,7 @@ export class Portal {
     session.linkdeadTimer = null;
     const old = session.link;
     session.link = link;
+    this.host.refreshWatch(session.character.id);
     if (old && old !== link) old.detachedFromSession('This character was taken up by a new connection.', false);
   }
 
@@ -196,6 +203,7 @@ export class Portal {
     if (session.link !== link) return;
     session.link = null;
     if (!this.sessions.has(session)) return;
+    this.host.refreshWatch(session.character.id);
     if (this.opts.linkdeadMs <= 0) return this.endSession(session, null);
     session.linkdeadTimer = setTimeout(() => this.endSession(session, null), this.opts.linkdeadMs);
     session.linkdeadTimer.unref();

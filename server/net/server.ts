@@ -48,7 +48,10 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
   let accountsDb: Db | null = null;
   let host: Host | null = null;
   try {
-    accountsDb = openDb(opts.db, { sync: opts.sync });
+    // This connection (accounts, tokens) belongs to the network thread, which must never wait on
+    // an fsync: synchronous = NORMAL. A power cut may lose a just-issued token or registration;
+    // game actions are committed by the host worker with the configured mode.
+    accountsDb = openDb(opts.db, { sync: 'normal' });
     const accounts = new AccountStore(accountsDb, { admins: opts.admins });
     host = await Host.start({ db: opts.db, world: opts.world, fresh: opts.fresh, sync: opts.sync, snapshotEvery: opts.snapshotEvery }, { log });
     const info = host.info;

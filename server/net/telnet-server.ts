@@ -32,6 +32,11 @@ export class TelnetSession extends Connection {
     super(ctx, ip);
   }
 
+  /** GMCP clients get Room.Info / Char.Status from states; plain telnet needs none (decided when the character is taken up). */
+  get wantsState(): boolean {
+    return this.conn.supportsGmcp;
+  }
+
   start(): void {
     this.conn.on('line', (line) => this.onLine(line));
     this.conn.on('error', (err) => this.onTelnetError(err));

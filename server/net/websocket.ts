@@ -13,6 +13,7 @@ const CLOSE = { normal: 1000, policy: 1008, tryAgain: 1013 } as const;
 
 export class WsConnection extends Connection {
   readonly transport = 'websocket' as const;
+  readonly wantsState = true;
   /** Answered the last ping. */
   alive = true;
 

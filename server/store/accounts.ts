@@ -84,6 +84,7 @@ const toAccount = (r: AccountRow): Account => ({ id: r.id, name: r.name, role: r
 export class AccountStore {
   /** Names that get the admin role when they register (and now, if they exist). */
   private admins: Set<string>;
+  private lastPrune = 0;
 
   constructor(readonly db: Db, opts: { admins?: string[] } = {}) {
     this.admins = new Set((opts.admins ?? []).map((n) => n.toLowerCase()));
@@ -144,7 +145,10 @@ export class AccountStore {
   issueToken(accountId: number | null, character: string, ttlMs: number): TokenGrant {
     const now = Date.now();
     const grant = { token: nanoid(), accountId, character, expiresAt: now + ttlMs };
-    this.db.prepare('DELETE FROM tokens WHERE expires_at < ?').run(now);
+    if (now - this.lastPrune > 3600_000) {
+      this.lastPrune = now;
+      this.db.prepare('DELETE FROM tokens WHERE expires_at < ?').run(now);
+    }
     this.db.prepare('INSERT INTO tokens (token, account_id, character, created_at, expires_at) VALUES (?, ?, ?, ?, ?)').run(grant.token, accountId, character, now, grant.expiresAt);
     return grant;
   }

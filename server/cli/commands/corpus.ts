@@ -1,6 +1,10 @@
 import { readEpisodeFiles } from '../../episodes/read.js';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from '../command.js';
-import { parseOptions, UsageError } from '../command.js';
+import { intOption, parseOptions, UsageError } from '../command.js';
+import { Rng } from '../../engine/rng.js';
+import { episodeExamples, splitOf, SPLITS, toParlai, type Example, type Split, type SplitConfig } from '../../../models/training/dataset.js';
 import { DEFAULT_WORLD, loadWorld } from '../../world-io/load-world.js';
 import { World } from '../../engine/world.js';
 import { checkCorpus } from '../../episodes/corpus-check.js';
@@ -10,6 +14,28 @@ import { examine, execute, look, validActions } from '../../engine/index.js';
 
 export const DEFAULT_CORPUS = new URL('../../../world-data/episodes', import.meta.url).pathname;
 
+
+/** Write the corpus as ParlAI LIGHT text: one file per split and task. Returns file -> example count. */
+export function exportParlai(world: World, data: string, out: string, seed: number): Record<string, number> {
+  const cfg = JSON.parse(readFileSync(join(data, 'splits.json'), 'utf8')) as SplitConfig;
+  const { episodes, errors } = readEpisodeFiles(data);
+  if (errors.length) throw new Error(errors.slice(0, 5).join('\n'));
+  const bySplit = Object.fromEntries(SPLITS.map((s) => [s, [] as Example[]])) as unknown as Record<Split, Example[]>;
+  for (const ep of episodes) bySplit[splitOf(ep, world, cfg)].push(...episodeExamples(world, ep));
+  mkdirSync(out, { recursive: true });
+  const written: Record<string, number> = {};
+  for (const split of SPLITS) {
+    const rng = new Rng(seed);
+    const distractors = bySplit[split].filter((x) => x.task === 'speech').map((x) => ({ episode: x.episode, text: x.label }));
+    for (const [task, name] of [['speech', 'dialogue'], ['action', 'action'], ['emote', 'emote']] as const) {
+      const file = join(out, `${split}.${name}.txt`);
+      const text = toParlai(bySplit[split], task, distractors, rng);
+      writeFileSync(file, text);
+      written[file] = text ? text.trimEnd().split('\n').length : 0;
+    }
+  }
+  return written;
+}
 
 function executeQuiet(w: World, who: string, text: string): void {
   execute(w, who, text);
@@ -22,10 +48,14 @@ export const corpusCommand: Command = {
     'usage: lightmud corpus check [--data PATH] [--world PATH] [--min-turns N]',
     '       lightmud corpus scene ROOM CHARACTER CHARACTER... [--world PATH]',
     '       lightmud corpus state --data FILE --id EPISODE --turn N [--world PATH]',
+    '       lightmud corpus export [--data DIR] [--out DIR] [--seed N] [--world PATH]',
     '',
     'scene: print an episode\'s starting scene: the room as each character sees it, what each',
     'one carries, wears and wields, and each one\'s valid actions (for writers of episodes).',
     'state: the same, after the first N turns of a written episode have been replayed.',
+    'export: write the corpus in ParlAI\'s LIGHT text format, one file per split and task',
+    '(DIR/parlai/{train,valid,test_seen,test_unseen}.{dialogue,action,emote}.txt; splits from',
+    'DIR/splits.json), with 19 distractor utterances from other episodes per dialogue example.',
     '',
     'Replays every episode of a JSONL file or directory in the engine (each action must execute',
     'exactly as written), checks turn counts and looks for duplicated episodes and lines.',
@@ -36,8 +66,15 @@ export const corpusCommand: Command = {
     '  --min-turns N   fewest turns an episode may have (default 8)',
   ].join('\n'),
   async run(args) {
-    const { opts, rest } = parseOptions(args, { data: 'string', world: 'string', 'min-turns': 'string', id: 'string', turn: 'string' });
+    const { opts, rest } = parseOptions(args, { data: 'string', world: 'string', 'min-turns': 'string', id: 'string', turn: 'string', out: 'string', seed: 'string' });
     const world = new World(loadWorld(opts.world ?? DEFAULT_WORLD).state);
+    if (rest[0] === 'export') {
+      const data = opts.data ?? DEFAULT_CORPUS;
+      const out = opts.out ?? join(data, 'parlai');
+      const written = exportParlai(world, data, out, intOption(opts.seed, 'seed', 1));
+      for (const [file, n] of Object.entries(written)) console.log(`${file}: ${n} examples`);
+      return 0;
+    }
     if (rest[0] === 'scene' || rest[0] === 'state') {
       let staged: World;
       let chars: string[];
