@@ -57,7 +57,12 @@ export class Tokenizer {
   ) {
     this.singleOverhead = this.assemble([], null).ids.length;
     this.pairOverhead = this.assemble([], []).ids.length;
+    const probe = ['_self_say Hello, there! What\'s that?', '_partner_act get sword', "  spaced   words  ", '_object_desc café : ünïcode'];
+    this.lineSeparable = JSON.stringify(this.tokens(probe.join('\n'))) === JSON.stringify(probe.flatMap((l) => this.tokens(l)));
   }
+
+  /** Whether tokenising line by line gives the tokens of the whole text (true for BERT-style tokenizers, where a newline is whitespace). */
+  readonly lineSeparable: boolean;
 
   /** Loads tokenizer.json + tokenizer_config.json from `dir` (a local directory; nothing is downloaded). */
   static async load(dir: string): Promise<Tokenizer> {
@@ -105,6 +110,16 @@ export class Tokenizer {
    * first; whatever still does not fit is cut at the end.
    */
   fit(text: string, budget: number): string[] {
+    if (this.lineSeparable && text.includes('\n')) {
+      // One pass: tokens per line, then keep lines by the LIGHT rule.
+      const lines = text.split('\n');
+      const perLine = lines.map((l) => this.tokens(l));
+      const total = perLine.reduce((a, t) => a + t.length, 0);
+      if (total <= budget) return perLine.flat();
+      const counts = new Map(lines.map((l, i) => [l, perLine[i]!] as const));
+      const t = selectLines(lines, (l) => counts.get(l)!.length, budget).flatMap((l) => counts.get(l)!);
+      return t.length <= budget ? t : t.slice(0, budget);
+    }
     const all = this.tokens(text);
     if (all.length <= budget) return all;
     if (text.includes('\n')) {

@@ -30,6 +30,11 @@ describe('tokenizer loading', () => {
     const tok = await Tokenizer.load(dir);
     expect(tok.tokens('Hello, the SWORD!')).toEqual(['hello', ',', 'the', 'sword', '!']);
     expect(tok.tokens('_task_speech xyzzy')).toEqual(['_', 'task', '_', 'speech', '[UNK]']);
+    expect(tok.lineSeparable).toBe(true); // a newline is whitespace to a BERT tokenizer: contexts are tokenised line by line
+    const context = '_task_speech\n_self_name king\n_partner_say sword sword\n_partner_say gold';
+    expect(tok.fit(context, 100)).toEqual(tok.tokens(context));
+    expect(tok.fit(context, 14)).toEqual(tok.tokens('_task_speech\n_self_name king\n_partner_say gold'));
+    expect(tok.fit(context, 13)).toEqual(tok.tokens('_task_speech\n_self_name king'));
     const id = (t: string) => VOCAB.indexOf(t);
     const single = tok.encode(['hello sword', 'ale'], 64);
     expect(single.batch).toBe(2);
