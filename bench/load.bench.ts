@@ -11,7 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -230,6 +230,8 @@ export default async function load(ctx: BenchContext): Promise<void> {
     const latencies: Record<'websocket' | 'telnet', number[]> = { websocket: [], telnet: [] };
     let sent = 0;
     let refused = 0;
+    const statsUrl = `http://127.0.0.1:${child.httpPort}/api/stats`;
+    await fetch(`${statsUrl}?reset`);
     const cpu0 = cpuSeconds(child.proc.pid!);
     const t0 = performance.now();
     const timers: NodeJS.Timeout[] = [];
@@ -251,6 +253,7 @@ export default async function load(ctx: BenchContext): Promise<void> {
     const settle = performance.now();
     while (latencies.websocket.length + latencies.telnet.length + refused < sent && performance.now() - settle < 5000) await new Promise((r) => setTimeout(r, 50));
     const cpu = cpuSeconds(child.proc.pid!) - cpu0;
+    const after = (await (await fetch(statsUrl)).json()) as { commands: { count: number; p50_ms: number; p99_ms: number }; eventLoop: { p99_ms: number; max_ms: number } };
     const all = [...latencies.websocket, ...latencies.telnet];
     ctx.report({
       bench: `load_${clients}`, clients, websocket: clients - telnet, telnet, rate_per_client: rate, seconds, sync,
@@ -258,6 +261,9 @@ export default async function load(ctx: BenchContext): Promise<void> {
       p50_ms: percentile(all, 50), p99_ms: percentile(all, 99), max_ms: Math.max(...all),
       ws_p99_ms: percentile(latencies.websocket, 99), telnet_p99_ms: percentile(latencies.telnet, 99),
       throughput: all.length / (wallMs / 1000), server_cpu_pct: (cpu / (wallMs / 1000)) * 100, login_s: loginMs / 1000,
+      // Measured inside the server (receipt to acknowledgement), over its last 8192 commands; and its event-loop delay.
+      server_p50_ms: after.commands.p50_ms, server_p99_ms: after.commands.p99_ms, server_loop_p99_ms: after.eventLoop.p99_ms,
+      load_avg: Number(loadavg()[0]!.toFixed(2)),
     });
   } finally {
     clearTimeout(deadline);

@@ -10,6 +10,7 @@ import { HostUnavailableError, type Host, type Log } from '../host/host.js';
 import type { Account, AccountStore } from '../store/accounts.js';
 import { TokenBucket, type ConnectionCounter, type ServerOptions } from './limits.js';
 import type { LoginResult, Portal, Session, SessionLink } from './portal.js';
+import type { ServerStats } from './stats.js';
 
 export interface ServerContext {
   host: Host;
@@ -19,6 +20,7 @@ export interface ServerContext {
   counter: ConnectionCounter;
   log: Log;
   connections: Set<Connection>;
+  stats: ServerStats;
   /** Tell every connected player something (reloads, shutdown). */
   broadcast(text: string): void;
 }
@@ -215,13 +217,14 @@ export abstract class Connection implements SessionLink {
       return this.sendError('too_long', `That command is ${text.length} characters long; the limit is ${this.ctx.opts.maxCommandLength}.`, id);
     }
     const session = this.session;
-    this.queue = this.queue.then(() => this.run(session, text, id)).catch((err: unknown) => {
+    const t0 = performance.now();
+    this.queue = this.queue.then(() => this.run(session, text, id, t0)).catch((err: unknown) => {
       this.ctx.log.error({ err: (err as Error).message }, 'command failed');
       this.sendError('internal', 'Something went wrong on the server with that command.', id);
     });
   }
 
-  private async run(session: Session, text: string, id?: FrameId): Promise<void> {
+  private async run(session: Session, text: string, id: FrameId | undefined, t0: number): Promise<void> {
     if (this.phase === 'closed' || this.session !== session) return;
     const line = text.trim();
     const word = line.split(/\s+/, 1)[0]!.toLowerCase();
@@ -230,6 +233,7 @@ export abstract class Connection implements SessionLink {
       const r = await this.ctx.host.submit(session.character.id, text, session.account?.name ?? null);
       if (this.isClosed()) return;
       this.sendResult(r.text, { id, ok: r.ok, seq: r.seq });
+      this.ctx.stats.command(performance.now() - t0);
       const state = r.states[session.character.id];
       if (state) this.sendState(state, id);
     } catch (err) {

@@ -15,6 +15,7 @@ import { openDb, type Db } from '../store/db.js';
 import { Connection, type ServerContext } from './connection.js';
 import { ConnectionCounter, DEFAULT_OPTIONS, type ServerOptions } from './limits.js';
 import { Portal } from './portal.js';
+import { ServerStats } from './stats.js';
 import { listenTelnet, type TelnetListener } from './telnet-server.js';
 import { refuseWebsocket, SERVER_NAME, SERVER_VERSION, WsConnection } from './websocket.js';
 
@@ -61,8 +62,9 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     const connections = new Set<Connection>();
     const counter = new ConnectionCounter(opts);
     const portal = new Portal(host, accounts, opts, log);
+    const stats = new ServerStats();
     const ctx: ServerContext = {
-      host, portal, accounts, opts, counter, log, connections,
+      host, portal, accounts, opts, counter, log, connections, stats,
       broadcast(text) {
         for (const c of connections) if (c.phase === 'playing') c.sendSystem(text);
       },
@@ -87,6 +89,14 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
         if (err instanceof HostUnavailableError) return reply.code(503).send({ error: err.message });
         throw err;
       }
+    });
+    app.get('/api/stats', async (req) => {
+      const out = {
+        connections: counter.total, sessions: portal.sessions.size, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+        commands: stats.commands(), eventLoop: stats.eventLoop(), memoryMB: Math.round(process.memoryUsage().rss / 1048576),
+      };
+      if ((req.query as Record<string, string>).reset !== undefined) stats.resetEventLoop();
+      return out;
     });
     app.get('/api/who', async () => {
       const who = portal.who();
@@ -156,6 +166,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
         closing ??= (async () => {
           clearInterval(sweep);
           clearInterval(heartbeat);
+          stats.stop();
           log.info({ connections: connections.size, sessions: portal.sessions.size }, 'shutting down');
           for (const c of [...connections]) c.end(reason);
           portal.closeAll(reason);

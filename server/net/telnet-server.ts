@@ -28,7 +28,7 @@ export class TelnetSession extends Connection {
   private promptScheduled = false;
   private lastRoom: string | null = null;
 
-  constructor(ctx: ServerContext, ip: string, private conn: TelnetConnection) {
+  constructor(ctx: ServerContext, ip: string, private conn: TelnetConnection, private socket: Socket) {
     super(ctx, ip);
   }
 
@@ -43,6 +43,7 @@ export class TelnetSession extends Connection {
     this.conn.on('close', () => this.closed());
     this.conn.start();
     const title = this.ctx.host.info.title;
+    this.schedulePrompt();
     this.conn.send(
       [
         '',
@@ -55,7 +56,6 @@ export class TelnetSession extends Connection {
         '  quit',
       ].join('\n'),
     );
-    this.schedulePrompt();
   }
 
   private promptText(): string {
@@ -72,24 +72,24 @@ export class TelnetSession extends Connection {
     }
   }
 
-  /** One prompt after a batch of output. */
+  /** One prompt after a batch of output; the batch and its prompt leave in one write. */
   private schedulePrompt(): void {
     if (this.promptScheduled) return;
     this.promptScheduled = true;
+    this.socket.cork();
     setImmediate(() => {
       this.promptScheduled = false;
       if (this.phase !== 'closed') this.conn.prompt(this.promptText());
+      this.socket.uncork();
     });
   }
 
   private onTelnetError(err: TelnetError): void {
     switch (err.code) {
       case 'line_too_long':
-        this.conn.send(`That line was too long (the limit is ${this.ctx.opts.maxLineBytes} bytes); it was ignored.`);
-        return this.schedulePrompt();
+        return this.say(`That line was too long (the limit is ${this.ctx.opts.maxLineBytes} bytes); it was ignored.`);
       case 'rate_limited':
-        this.conn.send('You are sending lines too fast; some were dropped.');
-        return this.schedulePrompt();
+        return this.say('You are sending lines too fast; some were dropped.');
       default:
         this.ctx.log.info({ ip: this.ip, code: err.code, message: err.message }, 'telnet');
     }
@@ -146,8 +146,7 @@ export class TelnetSession extends Connection {
   private onPassword(step: Extract<Step, { name: string }>, password: string): void {
     if (step.kind === 'new-password') {
       this.step = { kind: 'confirm-password', name: step.name, password };
-      this.conn.send('');
-      return this.schedulePrompt();
+      return this.say('');
     }
     this.conn.setEcho(false);
     this.conn.send('');
@@ -160,8 +159,8 @@ export class TelnetSession extends Connection {
   }
 
   private say(text: string): void {
-    this.conn.send(text);
     this.schedulePrompt();
+    this.conn.send(text);
   }
 
   // ---- output ----------------------------------------------------------------------------------------
@@ -186,6 +185,7 @@ export class TelnetSession extends Connection {
   /** GMCP only: the text already went out. */
   sendState(state: CharacterState): void {
     if (!this.conn.supportsGmcp) return;
+    this.schedulePrompt();
     if (state.room.id !== this.lastRoom) {
       this.lastRoom = state.room.id;
       this.conn.sendGmcp('Room.Info', {
@@ -264,7 +264,7 @@ export function listenTelnet(ctx: ServerContext, host: string, port: number, mss
       idleTimeoutMs: 0, // the server's sweep enforces login and idle timeouts on every transport
       maxOutputBuffer: o.maxBufferedBytes,
     });
-    new TelnetSession(ctx, ip, conn).start();
+    new TelnetSession(ctx, ip, conn, socket).start();
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

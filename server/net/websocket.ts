@@ -97,7 +97,24 @@ export class WsConnection extends Connection {
       this.ws.terminate();
       return;
     }
+    this.cork();
     this.ws.send(JSON.stringify(frame));
+  }
+
+  private corked = false;
+
+  /** Frames sent in one tick (a result and its state; an event and a state) leave in one write. */
+  private cork(): void {
+    if (this.corked) return;
+    // ws keeps its net.Socket in _socket (not in its types).
+    const socket = (this.ws as unknown as { _socket?: import('node:net').Socket })._socket;
+    if (!socket || typeof socket.cork !== 'function') return;
+    this.corked = true;
+    socket.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      socket.uncork();
+    });
   }
 
   sendResult(text: string, info: ResultInfo): void {
