@@ -82,6 +82,8 @@ export class CandidatePool {
     /** Where the embeddings came from: the cache file, or encoded now (and why). */
     readonly source: { from: 'cache' | 'encoded'; reason?: string; path?: string },
     readonly embeddings: Float32Array | undefined,
+    /** Fingerprint of the bi-encoder that encoded it. */
+    readonly model: string,
   ) {}
 
   get size(): number {
@@ -113,7 +115,7 @@ export class CandidatePool {
     }
     const index = await DotIndex.create(embeddings, Math.max(dim, 1), opts);
     const source = fromCache ? { from: 'cache' as const, path } : { from: 'encoded' as const, reason, path };
-    return new CandidatePool(texts, dim, index, source, opts.keepEmbeddings ? embeddings : undefined);
+    return new CandidatePool(texts, dim, index, source, opts.keepEmbeddings ? embeddings : undefined, encoder.fingerprint);
   }
 
   /** The best `k` utterances for each query embedding ([batch, dim]). */

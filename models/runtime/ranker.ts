@@ -135,6 +135,7 @@ export class ModelRanker implements Ranker {
 
   async rank(context: string, candidates: readonly string[] | CandidatePool, opts: RankOptions = {}): Promise<ScoredCandidate[]> {
     if (candidates instanceof CandidatePool) {
+      if (candidates.model !== this.biEncoder.fingerprint) throw new ModelError(`this pool was encoded by another bi-encoder than ${this.biEncoder.spec.path}; build it with this ranker`);
       const k = this.rerankCount(opts.rerank, candidates.size, DEFAULT_POOL_K);
       const topK = Math.max(opts.topK ?? DEFAULT_POOL_K, k);
       const q = await this.biEncoder.encode([context]);

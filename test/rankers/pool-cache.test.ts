@@ -38,6 +38,7 @@ describe('pool embedding cache', () => {
     expect(b.biEncoder.fingerprint).not.toBe(a.biEncoder.fingerprint);
     const rebuilt = await b.buildPool([...UTTERANCES, 'gold for the queen'], { cacheDir });
     expect(rebuilt.source).toMatchObject({ from: 'encoded', reason: 'model changed' });
+    await expect(a.rank('sword', rebuilt)).rejects.toThrow(/this pool was encoded by another bi-encoder/);
 
     // Separate names keep separate files.
     const named = await b.buildPool(UTTERANCES, { cacheDir, name: 'episodes' });
