@@ -223,6 +223,19 @@ export default async function rankersBench(ctx: BenchContext): Promise<void> {
       ctx.report({ bench: 'cross_encoder_rerank_20', ...stats(rerank), max_tokens: ranker.crossEncoder.spec.maxTokens, model });
       const full = await timeEach(ctx.quick ? 50 : 200, (i) => ranker.rank(contexts[i % contexts.length]!, cached, { rerank: 20 }));
       ctx.report({ bench: 'dialogue_retrieve_and_rerank_20', ...stats(full), pool: poolSize, model });
+      // What the inference thread buys: event-loop delay while reranking, on the thread vs in process.
+      const local = await ModelRanker.load(dir, { inProcess: true });
+      const delay = async (r: ModelRanker): Promise<{ p99: number; max: number }> => {
+        const h = monitorEventLoopDelay({ resolution: 1 });
+        h.enable();
+        for (let i = 0; i < (ctx.quick ? 20 : 100); i++) await r.crossEncoder!.score(contexts[i % 20]!, heads[i % 20]!.map((x) => x.text));
+        h.disable();
+        return { p99: r3(h.percentile(99) / 1e6), max: r3(h.max / 1e6) };
+      };
+      const onThread = await delay(ranker);
+      const inProcess = await delay(local);
+      await local.release();
+      ctx.report({ bench: 'event_loop_delay_during_rerank', inference_thread_p99_ms: onThread.p99, inference_thread_max_ms: onThread.max, in_process_p99_ms: inProcess.p99, in_process_max_ms: inProcess.max, model });
       if (!useBundled) await trainingExportRerank(ctx, dir, contexts, heads.map((h) => h.map((c) => c.text)));
     }
 
