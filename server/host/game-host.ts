@@ -14,6 +14,9 @@ import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, OpenInf
 
 export const DEFAULT_SNAPSHOT_EVERY = 1000;
 
+/** Event types that change nothing in the world graph. */
+const QUIET = new Set(['say', 'tell', 'whisper', 'shout', 'emote']);
+
 const summarise = (e: GameEvent): EventSummary => {
   const s: EventSummary = { type: e.type, actor: e.actor };
   if (e.target) s.target = e.target;
@@ -50,6 +53,14 @@ export class GameHost {
   private readonly snapshotEvery: number;
   /** Executed commands waiting for commit(). */
   private pending: { row: NewEvent; result: SubmitResult }[] = [];
+  /** Whether a command since the last commit changed the world (not only speech or emotes). */
+  private changed = false;
+  /**
+   * States by character. Valid actions depend only on the character's room and what it holds, so a
+   * state stays true until something other than speech happens in that room (see invalidate()).
+   * validActions is the costly part of a state (milliseconds for a character holding many things).
+   */
+  private stateCache = new Map<string, CharacterState>();
 
   private constructor(
     readonly db: Db,
@@ -128,6 +139,7 @@ export class GameHost {
    */
   prepare(actor: NodeId, text: string, account: string | null = null): void {
     const outcome = execute(this.world, actor, text);
+    if (this.invalidate(outcome.events)) this.changed = true;
     const deliveries = this.deliveries(outcome.events, actor);
     // The actor's state now, exactly after its command; the observers' once the batch is done (commit).
     const result: SubmitResult = { seq: 0, ok: outcome.ok, text: outcome.text, deliveries, states: this.statesFor([actor]) };
@@ -150,10 +162,14 @@ export class GameHost {
       if (this.sinceSnapshot >= this.snapshotEvery) this.snapshotNow(batch[batch.length - 1]!.result.seq, 'periodic');
     });
     this.pending = [];
-    const last = batch[batch.length - 1]!.result;
-    const observers = new Set<string>();
-    for (const p of batch) for (const d of p.result.deliveries) observers.add(d.character);
-    Object.assign(last.states, this.statesFor(observers), last.states);
+    // Observers get a fresh state only when the world changed where they are (not for speech or emotes).
+    if (this.changed) {
+      const last = batch[batch.length - 1]!.result;
+      const observers = new Set<string>();
+      for (const p of batch) for (const d of p.result.deliveries) if (!QUIET.has(d.event.type)) observers.add(d.character);
+      Object.assign(last.states, this.statesFor(observers), last.states);
+      this.changed = false;
+    }
     return batch.map((p) => p.result);
   }
 
@@ -186,8 +202,34 @@ export class GameHost {
     return look(this.world, id);
   }
 
+  /**
+   * Forget cached states that `events` may have changed: those of everyone in a room where
+   * something other than speech or an emote happened. Returns whether anything changed.
+   */
+  private invalidate(events: GameEvent[]): boolean {
+    if (events.every((e) => QUIET.has(e.type))) return false;
+    const rooms = new Set<string>();
+    for (const e of events) {
+      rooms.add(e.room);
+      for (const who of [e.actor, e.target]) {
+        const r = who ? this.world.roomOf(who) : undefined;
+        if (r) rooms.add(r);
+      }
+    }
+    for (const [id, s] of this.stateCache) if (rooms.has(s.room.id) || rooms.has(this.world.roomOf(id) ?? '')) this.stateCache.delete(id);
+    return true;
+  }
+
   /** The character's situation and choices; null if there is no such character or it is nowhere. */
   state(id: NodeId): CharacterState | null {
+    const cached = this.stateCache.get(id);
+    if (cached) return cached;
+    const s = this.computeState(id);
+    if (s) this.stateCache.set(id, s);
+    return s;
+  }
+
+  private computeState(id: NodeId): CharacterState | null {
     const w = this.world;
     const me = w.character(id);
     const roomId = w.roomOf(id);
@@ -238,6 +280,7 @@ export class GameHost {
 
   admin(op: AdminOp, account: string | null): AdminResult {
     this.commit();
+    this.stateCache.clear();
     switch (op.op) {
       case 'teleport': return this.teleport(op.actor, op.who, op.to, account);
       case 'create': return this.create(op.actor, op.spec, account);

@@ -150,6 +150,9 @@ export class Portal {
     const all = await this.host.characters();
     const info = all.find((c) => c.id === grant.character);
     if (!info) return { kind: 'choose', account, characters: await this.free(), message: 'Your character is no longer in the world; choose another.' };
+    // The same token or account may have resumed meanwhile (two connections racing): take that session over.
+    const again = this.byToken.get(token) ?? (account ? this.byAccount.get(account.id) : undefined);
+    if (again) return { kind: 'session', session: again, resumed: true };
     if (this.host.driverOf(info.id)) return { kind: 'error', code: 'character_taken', message: `Someone else is playing ${info.name} now.` };
     return { kind: 'session', session: this.start(account, info, token), resumed: true };
   }
@@ -159,7 +162,11 @@ export class Portal {
     const free = await this.free();
     if (!query) return { kind: 'choose', account, characters: free };
     const found = matchCharacter(free, query);
-    if (found && found !== 'ambiguous') return { kind: 'session', session: this.start(account, found), resumed: false };
+    if (found && found !== 'ambiguous') {
+      // Someone may have taken it while the list was fetched.
+      if (this.host.driverOf(found.id)) return { kind: 'error', code: 'character_taken', message: `Someone else is playing ${found.name}; choose another.` };
+      return { kind: 'session', session: this.start(account, found), resumed: false };
+    }
     if (soft) return { kind: 'choose', account, characters: free };
     if (found === 'ambiguous') return { kind: 'error', code: 'no_such_character', message: `"${query}" matches several characters; use the id.` };
     const any = matchCharacter(await this.host.characters(), query);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, WsClient, type TestServer } from './helpers.js';
 import type { ErrorFrame, StateFrame } from '../../server/net/protocol.js';
+import { runAgent } from '../../clients/agent-example.js';
 
 describe('websocket play', () => {
   let server: TestServer;
@@ -39,6 +40,28 @@ describe('websocket play', () => {
     expect(failed.result.ok).toBe(false);
     await c.command('drop shovel');
     await c.close();
+  });
+
+  it('sends others a fresh state when the world changes around them, not for speech', async () => {
+    const a = await WsClient.open(server.wsUrl);
+    await a.guest('kitty');
+    const b = await WsClient.open(server.wsUrl);
+    const before = await b.guest('gardener');
+    expect(before.validActions).toContain('get shovel');
+    await a.command('say mine now');
+    const said = await b.event('says, "mine now"');
+    await a.command('get shovel');
+    const got = await b.event('The kitty gets a shovel.');
+    // Nothing changed for b with the speech: no state between the two events.
+    const between = b.frames.slice(b.frames.indexOf(said), b.frames.indexOf(got));
+    expect(between.filter((f) => f.type === 'state')).toEqual([]);
+    const after = await b.nextOfType('state');
+    expect(after.validActions).not.toContain('get shovel');
+    expect(after.objects).toContainEqual({ id: 'shovel', name: 'shovel', parent: 'kitty', rel: 'carried' });
+    await a.command('drop shovel');
+    await b.event('The kitty drops a shovel.');
+    expect((await b.nextOfType('state')).validActions).toContain('get shovel');
+    await Promise.all([a.close(), b.close()]);
   });
 
   it('answers malformed frames with typed errors and keeps the connection', async () => {
@@ -199,5 +222,24 @@ describe('websocket play', () => {
     expect(await page.text()).toContain('/client.js');
     expect((await fetch(`${base}/client.js`)).status).toBe(200);
     await c.close();
+  });
+});
+
+describe('the agent example', () => {
+  it('logs in, plays turns from its valid actions, and quits', async () => {
+    const server = await startTestServer();
+    try {
+      const lines: string[] = [];
+      const sent = await runAgent({ url: server.wsUrl, character: 'kitty', turns: 6, delayMs: 0, log: (l) => lines.push(l) });
+      expect(sent).toHaveLength(6);
+      expect(lines[0]).toContain('Walled Garden');
+      expect(lines).toContain('[playing kitty in Walled Garden]');
+      // The kitty is free again after the agent quits.
+      const c = await WsClient.open(server.wsUrl);
+      await c.guest('kitty');
+      await c.close();
+    } finally {
+      await server.stop();
+    }
   });
 });

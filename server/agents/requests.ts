@@ -1,0 +1,357 @@
+/**
+ * Requests addressed to a character, turned into canonical engine actions (LIGHT's table 9:
+ * "can you give me the sword?" -> `give sword to <partner>`), deterministically:
+ *
+ *   planRequest(world, 'town-smith', 'town-baker', 'Get the key from the chest and give it to me.')
+ *   -> { steps: ['get iron key from oak chest', 'give iron key to baker'], ... }
+ *
+ * The sentence is stripped of politeness ("could you please", "would you mind ...ing", a leading
+ * name), split into steps ("and", "then"), pronouns are resolved ("me" -> the partner, "it"/"them"
+ * -> the previous object), and every step is parsed by the engine's own parser and executed on a
+ * clone of the world, in order. The plan is the canonical text the engine produced for each step
+ * that succeeded; the first step that fails stops the plan, with the engine's reason put in the
+ * first person ("I'm not carrying the sword; the guard has it.").
+ *
+ * A step the engine does not parse as a graph action (LIGHT's 13 actions), or an object nobody
+ * here has heard of ("get out of here!"), makes the sentence not a request: null, and the ranker
+ * decides. The one exception is asking for something to be given: "give me a sword" when there is
+ * no sword is still a request, answered "I don't have a sword."
+ */
+import { execute, parse, validActions } from '../engine/index.js';
+import type { NodeId } from '../engine/types.js';
+import type { World } from '../engine/world.js';
+
+export interface PlanFailure {
+  /** Index of the failing step. */
+  step: number;
+  /** The command as tried ("give sword to baker"). */
+  command: string;
+  /** Why, in the first person, ready to say. */
+  reason: string;
+}
+
+export interface RequestPlan {
+  /** The sentence this plan was made from. */
+  sentence: string;
+  /** Canonical action texts, each valid after the ones before it (checked on a clone). */
+  steps: string[];
+  /** The step that cannot be done, if any (the steps before it can). */
+  failure?: PlanFailure;
+  /** The last object the request named (for "it" in the next one). */
+  lastObject?: string;
+  /** What the partner wants overall, for the reply ("give", "hit", ...): the verb of the last step. */
+  verb: string;
+}
+
+export interface PlanOptions {
+  /** The object named last in the conversation, for "it"/"them" with nothing before it in the sentence. */
+  lastObject?: string;
+  /** The name to use for the partner in commands (default: the partner's name). */
+  partnerName?: string;
+}
+
+const GRAPH_VERBS = new Set([
+  'get', 'take', 'grab', 'fetch', 'collect', 'pick', 'drop', 'discard', 'put', 'place', 'set', 'stow', 'stash',
+  'give', 'hand', 'offer', 'steal', 'snatch', 'wear', 'don', 'wield', 'brandish', 'draw', 'equip', 'remove', 'unequip',
+  'doff', 'sheathe', 'eat', 'consume', 'drink', 'quaff', 'sip', 'hit', 'attack', 'punch', 'strike', 'kick', 'slap',
+  'kill', 'hug', 'embrace', 'cuddle', 'pass', 'toss', 'throw', 'lend', 'bring', 'show', 'pour', 'return',
+]);
+
+/** Gerunds after "would you mind", "how about". */
+const GERUNDS: Record<string, string> = {
+  getting: 'get', taking: 'take', grabbing: 'grab', fetching: 'fetch', picking: 'pick', dropping: 'drop', putting: 'put',
+  placing: 'place', giving: 'give', handing: 'hand', passing: 'pass', tossing: 'toss', throwing: 'throw', lending: 'lend',
+  bringing: 'bring', stealing: 'steal', wearing: 'wear', wielding: 'wield', drawing: 'draw', removing: 'remove',
+  eating: 'eat', drinking: 'drink', hitting: 'hit', attacking: 'attack', hugging: 'hug', showing: 'show', returning: 'return',
+};
+
+const POLITE = [
+  /^(?:oh|ah|hey|hi|now|so|well|then|ok|okay|alright|right|listen|look|quick|quickly|come on|go on|and)\b[,!]?\s+/,
+  /^please\s+/,
+  /^(?:kindly|just|do|simply)\s+/,
+  /^(?:can|could|would|will|won't|wouldn't|can't|might)\s+(?:you|ye|thou)\s+(?:please\s+|kindly\s+|perhaps\s+|maybe\s+|just\s+)?/,
+  /^(?:would|do)\s+you\s+mind\s+/,
+  /^mind\s+/,
+  /^(?:would|will)\s+you\s+be\s+(?:so\s+kind\s+as|kind\s+enough|a\s+dear\s+and)\s+(?:to\s+)?/,
+  /^be\s+a\s+(?:dear|love|friend|lamb)\s+and\s+/,
+  /^(?:i'd|i\s+would)\s+like\s+(?:you\s+)?to\s+/,
+  /^i\s+(?:want|need|wish|ask|beg|order|command)\s+(?:of\s+)?you\s+to\s+/,
+  /^i\s+must\s+ask\s+you\s+to\s+/,
+  /^you\s+(?:should|ought\s+to|need\s+to|have\s+to|had\s+better|better)\s+/,
+  /^(?:go\s+ahead\s+and|why\s+don't\s+you|why\s+not|how\s+about\s+you|how\s+about|let's\s+see\s+you|try\s+to|hurry\s+and|hurry\s+up\s+and)\s+/,
+  /^i\s+(?:order|command)\s+you,?\s+/,
+];
+
+/** "can I have the sword", "I'd like the ale", "let me have it": something the partner wants given. */
+const WANT = /^(?:(?:can|could|may|might)\s+i\s+(?:please\s+)?(?:have|get|borrow|take|see)|(?:i'd|i\s+would)\s+(?:like|love|take)|i\s+(?:want|need|crave|require|demand|will\s+take|'ll\s+take)|let\s+me\s+(?:have|borrow|see|hold)|give\s+us|i'll\s+have|i\s+will\s+have)\s+(.+)$/;
+
+export function normaliseUtterance(text: string): string {
+  return text
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Sentences of an utterance, without their final punctuation. */
+export function sentences(text: string): string[] {
+  return normaliseUtterance(text)
+    .split(/(?<=[.!?;])\s+/)
+    .map((s) => s.replace(/^["']+|["']+$/g, '').replace(/[.!?;]+$/, '').trim())
+    .filter(Boolean);
+}
+
+function stripPoliteness(s: string, names: string[]): string {
+  let out = s.toLowerCase().trim();
+  // A leading vocative: "baker, give me ..." / "my friend, ..." / "you there, ...".
+  const voc = /^([a-z' -]{1,30}?),\s+(.+)$/.exec(out);
+  if (voc && (voc[1]!.split(' ').length <= 3)) {
+    const first = voc[2]!.split(' ')[0]!;
+    if (names.some((n) => voc[1]!.includes(n)) || /^(you|my|dear|friend|sir|madam|lad|lass|boy|girl|child|good|hey|oi)\b/.test(voc[1]!) || GRAPH_VERBS.has(first) || /^(please|can|could|would|will|i|let|do|just|now)$/.test(first)) out = voc[2]!;
+  }
+  for (let guard = 0; guard < 8; guard++) {
+    const before = out;
+    for (const p of POLITE) out = out.replace(p, '');
+    if (out === before) break;
+  }
+  // Trailing vocatives and softeners: "..., please", "... for me", "..., baker", "... now".
+  for (let guard = 0; guard < 4; guard++) {
+    const before = out;
+    out = out
+      .replace(/,?\s+(?:please|if you would|if you will|if you please|would you|will you|won't you|could you|for me|right now|now|at once|quickly|already|then|mate|friend|my friend|love|dear)$/, '')
+      .replace(/\s+if\s+(?:you|ye)\s+(?:dare|can|like|want|wish|please|would|will|could|don't mind)\b.*$/, '')
+      .replace(/,\s+[a-z' -]{1,30}$/, (m) => (names.some((n) => m.includes(n)) || m.trim().split(/\s+/).length <= 4 ? '' : m))
+      .trim();
+    if (out === before) break;
+  }
+  const g = /^(\w+ing)\b(.*)$/.exec(out);
+  if (g && GERUNDS[g[1]!]) out = GERUNDS[g[1]!] + g[2]!;
+  return out;
+}
+
+/** Split "get the key from the chest and give it to me" into steps at a verb after "and"/"then". */
+function splitSteps(s: string): string[] {
+  const parts = s.split(/\s*(?:,?\s+and\s+then\s+|,\s*then\s+|\s+then\s+|,?\s+and\s+|;\s*)/);
+  const steps: string[] = [];
+  for (const p of parts) {
+    const first = p.split(' ')[0] ?? '';
+    const gerund = GERUNDS[first];
+    const verb = gerund ?? first;
+    if (steps.length && !GRAPH_VERBS.has(verb)) steps[steps.length - 1] += ` and ${p}`;
+    else steps.push(gerund ? gerund + p.slice(first.length) : p);
+  }
+  return steps.map((x) => x.trim()).filter(Boolean);
+}
+
+interface StepText {
+  command: string;
+  /** The object phrase named, for "it" later. */
+  object?: string;
+  verb: string;
+  /** The step asks for something to be given to the partner. */
+  givesToPartner: boolean;
+}
+
+/** A pronoun standing for the whole object phrase: "it", "put it in the chest", "pick them up". */
+const PRONOUN_OBJ = /^(?:it|them|that|this|this one|that one|those|these|the same)\b(?=\s+(?:from|off|out|in|into|inside|on|onto|upon|to|down|up|back|over)\b|\s*$)/;
+
+const PREPOSITION = '(?:from|off|out|in|into|inside|on|onto|upon|to|down|up|back|over)';
+
+/** "that flask of rum" -> "flask of rum"; "put that in the chest" keeps the pronoun "that". */
+function stripDeterminers(text: string): string {
+  return text.replace(new RegExp(`\\b(?:that|this|those|these|yon|yonder)\\s+(?!${PREPOSITION}\\b)(?=[a-z])`, 'g'), '');
+}
+
+/** Words of a noun phrase, without articles. */
+function phraseWords(phrase: string): string[] {
+  return phrase.toLowerCase().split(/[^a-z0-9'-]+/).filter((w) => w && !['a', 'an', 'the', 'my', 'your', 'some', 'any', 'his', 'her', 'their'].includes(w));
+}
+
+/** Does every word of the phrase start a word of the name (or is a plural of one)? */
+function phraseNames(words: string[], name: string): boolean {
+  const nw = name.toLowerCase().split(/[^a-z0-9'-]+/);
+  return words.length > 0 && words.every((w) => nw.some((x) => x.startsWith(w) || (w.endsWith('s') && x === w.slice(0, -1))));
+}
+
+/**
+ * Get the thing a phrase names, wherever it lies within reach: "get herring" when the herring is
+ * in a crate and the crate's name also says "herring". Uses the valid actions, so it only ever
+ * returns an action that succeeds (on `world`, which it changes).
+ */
+function getWithinReach(world: World, self: NodeId, phrase: string): ReturnType<typeof execute> | null {
+  const words = phraseWords(phrase);
+  const gets = validActions(world, self).filter((a) => a.startsWith('get ') && phraseNames(words, a.slice(4).split(' from ')[0]!));
+  let objects = [...new Set(gets.map((a) => a.slice(4).split(' from ')[0]!))];
+  // "lobster": the live lobster (head noun) rather than the lobster pot.
+  const head = words[words.length - 1];
+  const byHead = objects.filter((o) => o.split(' ').pop() === head || o.split(' ').pop() === head?.replace(/s$/, ''));
+  if (objects.length > 1 && byHead.length === 1) objects = byHead;
+  if (objects.length !== 1) return null;
+  const mine = gets.filter((a) => a.slice(4).split(' from ')[0] === objects[0]);
+  return execute(world, self, mine.find((a) => !a.includes(' from ')) ?? mine[0]!);
+}
+
+/** One step's words to an engine command, with pronouns resolved. Null when it is not a graph action. */
+function stepCommand(raw: string, partner: string, last: string | undefined): StepText | null {
+  let s = raw.replace(/^(?:and|then)\s+/, '').trim();
+  s = s.replace(/\s+(?:back|over|here|over here|to me now)$/, (m) => (/to me/.test(m) ? ' to me' : ''));
+  const words = s.split(' ');
+  let verb = words[0] ?? '';
+  let rest = words.slice(1).join(' ');
+  if (!GRAPH_VERBS.has(verb)) return null;
+  // Synonyms the engine's parser does not know.
+  if (['pass', 'toss', 'throw', 'lend', 'bring', 'show', 'return'].includes(verb)) verb = 'give';
+  if (verb === 'hand' && /^over\b/.test(rest)) rest = rest.replace(/^over\s*/, '');
+  if (verb === 'hand' || verb === 'offer') verb = 'give';
+  if (verb === 'pour') return null;
+  const sub = (text: string): string => {
+    let t = stripDeterminers(text.trim());
+    if (last) t = t.replace(PRONOUN_OBJ, last);
+    t = t.replace(/\b(me|myself|us)\b/g, partner);
+    return t.replace(/\s+/g, ' ').trim();
+  };
+  let object: string | undefined;
+  let command: string;
+  let givesToPartner = false;
+  if (verb === 'give') {
+    // "give me the sword", "give the sword to me", "give it back", "give me it"
+    let m = /^(?:me|us)\s+(.+)$/.exec(rest);
+    if (m && !/^(?:a\s+)?(?:hug|hand|moment|minute|break|chance|word|hint|clue|reason)\b/.test(m[1]!)) {
+      object = m[1]!;
+      givesToPartner = true;
+      command = `give ${sub(object)} to ${partner}`;
+    } else if ((m = /^(.+?)\s+to\s+(.+)$/.exec(rest))) {
+      object = m[1]!;
+      givesToPartner = /^(me|us|myself)$/.test(m[2]!.trim());
+      command = `give ${sub(object)} to ${sub(m[2]!)}`;
+    } else if (rest && !/\b(to)\b/.test(rest)) {
+      // "hand it over", "pass the salt": to the partner
+      if (/^(?:a\s+)?hug\b/.test(rest)) return { command: `hug ${partner}`, verb: 'hug', givesToPartner: false };
+      object = rest;
+      givesToPartner = true;
+      command = `give ${sub(rest)} to ${partner}`;
+    } else return null;
+    if (/^(?:me|us)\s+(?:a\s+)?hug\b/.test(rest)) return { command: `hug ${partner}`, verb: 'hug', givesToPartner: false };
+  } else if (['hit', 'attack', 'punch', 'strike', 'kick', 'slap', 'kill', 'hug', 'embrace', 'cuddle'].includes(verb)) {
+    if (!rest) return null;
+    command = `${verb} ${sub(rest.replace(/\s+with\s+.*$/, ''))}`;
+  } else {
+    if (!rest) return null;
+    const objPart = rest.replace(/\s+(?:from|off|out of|in|into|inside|on|onto|upon)\s+.*$/, '').replace(/^(?:up|on|off|down)\s+/, '');
+    object = objPart;
+    command = `${verb} ${sub(rest)}`;
+  }
+  if (object !== undefined && !last && PRONOUN_OBJ.test(object.trim())) return null;
+  const resolvedObject = object ? sub(object) : undefined;
+  return { command, object: resolvedObject && !/^(me|us)$/.test(resolvedObject) ? resolvedObject : undefined, verb, givesToPartner };
+}
+
+/** The engine's second-person explanation, put in the first person. */
+export function firstPerson(text: string): string {
+  let t = text.trim();
+  const rules: [RegExp, string][] = [
+    [/\bYou aren't\b/g, "I'm not"], [/\byou aren't\b/g, "I'm not"],
+    [/\bYou are\b/g, 'I am'], [/\byou are\b/g, 'I am'],
+    [/\bYou're\b/g, "I'm"], [/\byou're\b/g, "I'm"],
+    [/\bYou don't\b/g, "I don't"], [/\byou don't\b/g, "I don't"],
+    [/\bYou can't\b/g, "I can't"], [/\byou can't\b/g, "I can't"],
+    [/\bYou cannot\b/g, 'I cannot'], [/\byou cannot\b/g, 'I cannot'],
+    [/\bYou have\b/g, 'I have'], [/\byou have\b/g, 'I have'],
+    [/\bYou only see\b/g, 'I only see'],
+    [/\bYou\b/g, 'I'], [/\byourself\b/g, 'myself'], [/\bYour\b/g, 'My'], [/\byour\b/g, 'my'],
+  ];
+  for (const [re, to] of rules) t = t.replace(re, to);
+  // " you" left over as an object ("... to you") is fine as is; questions back from the parser stay questions.
+  return t;
+}
+
+const NOT_HERE = /don't see any|is not someone|is a person, not a thing|only see \d|is not here/;
+
+/** Is the object phrase something this world has anywhere near (visible from self)? */
+function known(world: World, self: NodeId, phrase: string | undefined): boolean {
+  if (!phrase) return true;
+  const words = phraseWords(phrase);
+  return world.visibleFrom(self).some((id) => {
+    const n = world.object(id);
+    return !!n && phraseNames(words, n.name);
+  });
+}
+
+/**
+ * The plan for a request in `text` from `partner` to `self`, or null if `text` requests no graph
+ * action. Every step in `steps` has been executed, in order, on a clone of `world` (which is not
+ * changed).
+ */
+export function planRequest(world: World, self: NodeId, partner: NodeId, text: string, opts: PlanOptions = {}): RequestPlan | null {
+  const me = world.character(self);
+  const them = world.character(partner);
+  if (!me || !them) return null;
+  const partnerName = opts.partnerName ?? them.name.toLowerCase();
+  const names = [me.name.toLowerCase(), ...me.name.toLowerCase().split(' ').filter((w) => w.length > 3)];
+  for (const sentence of sentences(text)) {
+    const plan = planSentence(world, self, partnerName, sentence, names, opts.lastObject);
+    if (plan) return plan;
+  }
+  return null;
+}
+
+function planSentence(world: World, self: NodeId, partner: string, sentence: string, names: string[], lastObject: string | undefined): RequestPlan | null {
+  let s = stripPoliteness(sentence, names);
+  if (!s) return null;
+  const want = WANT.exec(s);
+  if (want) {
+    const thing = want[1]!.replace(/\s+(?:please|from you|off you|of yours|if i may|for a moment|back)$/g, '').trim();
+    if (!thing || /^(?:to|a word|a moment|a minute|some peace|peace|help|your help|a hug|you)\b/.test(thing)) {
+      if (/^a hug\b/.test(thing)) s = 'hug me';
+      else return null;
+    } else s = `give me ${thing}`;
+  }
+  if (/^hug\s+me$|^(?:give\s+me\s+)?(?:a\s+)?hug$/.test(s)) s = 'hug me';
+  const stepTexts = splitSteps(s);
+  if (!stepTexts.length) return null;
+  const parsed: StepText[] = [];
+  let last = lastObject;
+  for (const t of stepTexts) {
+    const st = stepCommand(t, partner, last);
+    if (!st) return null;
+    const intent = parse(st.command);
+    if (intent.kind !== 'action' && intent.kind !== 'equip') return null;
+    st.verb = intent.kind === 'equip' ? 'equip' : intent.action === 'get_from' ? 'get' : intent.action;
+    parsed.push(st);
+    if (st.object) last = st.object;
+  }
+  // Is it clearly meant? Every named object must be something here, except for "give me X".
+  for (const st of parsed) if (!st.givesToPartner && !known(world, self, st.object)) return null;
+
+  const clone = world.clone();
+  const steps: string[] = [];
+  let lastNamed = lastObject;
+  for (let i = 0; i < parsed.length; i++) {
+    const st = parsed[i]!;
+    // "get the herring" when it lies in the crate: whatever get of that name is valid.
+    const plainGet = st.verb === 'get' && st.object && !/\bfrom\b/.test(st.command) ? getWithinReach(clone, self, st.object) : null;
+    let out = plainGet ?? execute(clone, self, st.command);
+    if if (!out.ok && st.givesToPartner && out.failed === 'carried' && st.object) {
+      // Asked for something within reach but not carried: get it first, then give it.
+      const got = getWithinReach(clone, self, st.object);
+      if (got?.ok && got.action) {
+        steps.push(got.action);
+        out = execute(clone, self, st.command);
+      }
+    }
+    if (!out.ok || !out.action) {
+      if (!st.givesToPartner && NOT_HERE.test(out.text) && i === 0) return null;
+      const reason = st.givesToPartner && /don't see any/.test(out.text) ? `I don't have ${withArticle(st.object ?? 'that')}.` : firstPerson(out.text);
+      return { sentence, steps, failure: { step: steps.length, command: st.command, reason }, lastObject: st.object ?? lastNamed, verb: st.verb };
+    }
+    steps.push(out.action);
+    if (st.object) lastNamed = st.object;
+  }
+  return { sentence, steps, lastObject: lastNamed, verb: parsed[parsed.length - 1]!.verb };
+}
+
+function withArticle(phrase: string): string {
+  const p = phrase.trim();
+  if (/^(a|an|any|the|some|my|your)\s/.test(p)) return p.replace(/^(the|my|your)\s/, 'a ').replace(/^some\s/, 'any ');
+  return `${/^[aeiou]/.test(p) ? 'an' : 'a'} ${p}`;
+}
