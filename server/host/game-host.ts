@@ -12,7 +12,7 @@ import { WorldStore, type NewEvent } from '../store/world-store.js';
 import type { CharacterState, EventSummary, ObjectView } from '../net/protocol.js';
 import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, OpenInfo, SubmitResult, WorldCounts, WorldSummary } from './types.js';
 
-export const DEFAULT_SNAPSHOT_EVERY = 1000;
+export const DEFAULT_SNAPSHOT_EVERY = 5000;
 
 /** Event types that change nothing in the world graph. */
 const QUIET = new Set(['say', 'tell', 'whisper', 'shout', 'emote']);

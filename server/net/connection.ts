@@ -147,7 +147,11 @@ export abstract class Connection implements SessionLink {
       if (result.kind === 'session' && !result.resumed) this.ctx.portal.endSession(result.session, null);
       return;
     }
-    this.onLoginResult(result, id);
+    try {
+      this.onLoginResult(result, id);
+    } catch (err) {
+      this.ctx.log.error({ err: (err as Error).message }, 'login step failed');
+    }
   }
 
   protected onLoginResult(result: LoginResult, id?: FrameId): void {
@@ -176,6 +180,7 @@ export abstract class Connection implements SessionLink {
       if (this.session === session) this.sendLook(look, state);
     } catch (err) {
       if (err instanceof HostUnavailableError) this.sendError('unavailable', err.message);
+      else this.ctx.log.error({ err: (err as Error).message }, 'look after login failed');
     }
   }
 

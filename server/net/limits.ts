@@ -73,7 +73,7 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   db: './data/lightmud.db',
   fresh: false,
   sync: 'full',
-  snapshotEvery: 1000,
+  snapshotEvery: 5000,
   admins: [],
   accountTokenMs: 30 * 24 * 3600_000,
   guestTokenMs: 24 * 3600_000,

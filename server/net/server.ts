@@ -72,7 +72,10 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     const liveHost = host;
     host.onFatal((err) => {
       log.error({ err: err.message }, 'the game host cannot run; shutting down');
-      void running.close('The server has a fault and is shutting down; your character is saved.').finally(() => process.exitCode = 1);
+      running.close('The server has a fault and is shutting down; your character is saved.').then(
+        () => (process.exitCode = 1),
+        (e: unknown) => log.error({ err: (e as Error).message }, 'shutdown failed'),
+      );
     });
 
     // ---- HTTP ----

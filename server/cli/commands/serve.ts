@@ -2,6 +2,7 @@ import type { Command } from '../command.js';
 import { intOption, parseOptions, UsageError } from '../command.js';
 import { DEFAULT_OPTIONS, type ServerOptions } from '../../net/limits.js';
 import { startServer } from '../../net/server.js';
+import { relative } from 'node:path';
 import { DEFAULT_WORLD } from '../../world-io/load-world.js';
 
 const seconds = (v: string | undefined, name: string, fallbackMs: number) => (v === undefined ? fallbackMs : intOption(v, name, 0) * 1000);
@@ -17,7 +18,7 @@ export const serveCommand: Command = {
     'SIGINT / SIGTERM: players are told, the world is saved, exit 0.',
     '',
     `  --world FILE        world file or directory, or a LIGHT map, for a new database (default: the bundled world,`,
-    `                      ${DEFAULT_WORLD}); a database remembers its world`,
+    `                      ${relative(process.cwd(), DEFAULT_WORLD) || DEFAULT_WORLD}); a database remembers its world`,
     `  --fresh             start the world anew from its file, discarding the saved world state (accounts are kept)`,
     `  --db FILE           SQLite file (default ${DEFAULT_OPTIONS.db})`,
     `  --http-port N       HTTP and websocket port (default $PORT or ${DEFAULT_OPTIONS.httpPort}; 0 picks a free one)`,
@@ -78,6 +79,8 @@ export const serveCommand: Command = {
     };
     if (o.world) options.world = o.world;
     const server = await startServer(options);
+    // A stray rejection in one connection's code must not drop every player: log it and carry on.
+    process.on('unhandledRejection', (err) => server.app.log.error({ err: err instanceof Error ? err.stack : String(err) }, 'unhandled rejection'));
     return new Promise<number>((resolve) => {
       let stopping = false;
       const stop = (signal: string) => {
@@ -97,6 +100,12 @@ export const serveCommand: Command = {
       };
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));
+      // An exception nobody caught: the network thread may be inconsistent. Tell everyone, save, exit 1.
+      process.on('uncaughtException', (err) => {
+        server.app.log.fatal({ err: err.stack }, 'uncaught exception; shutting down');
+        process.exitCode = 1;
+        stop('uncaughtException');
+      });
     }).then((code) => {
       // Everything is closed; should a stray handle keep the process alive, do not wait on it.
       setTimeout(() => process.exit(code), 1000).unref();
