@@ -7,9 +7,11 @@
  * bi-encoder projecting to 128-d, K-NRM cross-encoder with 11 kernels (max 160 tokens). Every
  * figure names the model it used. The pool is 110,877 synthetic utterances (LIGHT's pool size),
  * and queries are LIGHT-format contexts of ~100-160 tokens built with server/agents/context.ts.
+ * The first and last lines give the machine's load average: on a shared 2-core machine the
+ * figures move with it.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import v8 from 'node:v8';
@@ -170,6 +172,8 @@ export default async function rankersBench(ctx: BenchContext): Promise<void> {
     const ranker = await ModelRanker.load(dir);
     const rssStart = rssMb();
     const model = useBundled ? `${bundled} (${ranker.config.name})` : ranker.config.name;
+    const environment = (when: string) => ctx.report({ bench: 'rankers_environment', when, cpus: cpus().length, load_1m: r3(loadavg()[0]!), node: process.version, model });
+    environment('start');
     const rng = mulberry32(99);
 
     // Encoding throughput, and the pool's memory.
@@ -248,6 +252,7 @@ export default async function rankersBench(ctx: BenchContext): Promise<void> {
     const acts = await timeEach(queries, (i) => ranker.rank(actionContexts[i % 100]!, actions));
     ctx.report({ bench: 'action_rank_30', ...stats(acts), model });
 
+    environment('end');
     await cached.release();
     await ranker.release();
   } finally {
