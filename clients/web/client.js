@@ -131,7 +131,6 @@ function onFrame(f) {
       return showState(f);
     case 'error':
       if (f.code === 'bad_token' || f.code === 'character_taken') localStorage.removeItem(TOKEN_KEY);
-      if (f.code === 'choose_character') return;
       return print(f.message, 'error');
     case 'bye':
       print(f.reason === 'quit' ? 'Goodbye.' : f.reason, 'system');

@@ -268,7 +268,7 @@ export abstract class Connection implements SessionLink {
         case 'quit':
         case 'logout':
         case '@quit':
-          this.reply(`Goodbye. ${session.character.name} stays where you left it.`, true, id);
+          this.reply('Goodbye. Your character stays where you left it.', true, id);
           portal.endSession(session, null, { revoke: true });
           this.session = null;
           return this.end('quit');

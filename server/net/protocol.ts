@@ -177,7 +177,6 @@ export type ErrorCode =
   | 'bad_token' // resume with an unknown or expired token
   | 'no_such_character'
   | 'character_taken' // someone else drives that character
-  | 'choose_character' // logged in; a character must be chosen (a `characters` frame follows)
   | 'too_long' // command text over the limit
   | 'rate_limited' // too many commands; this one was dropped
   | 'forbidden' // an admin command from a player
