@@ -6,6 +6,16 @@
 import { parentPort, threadId } from 'node:worker_threads';
 import { readFileSync } from 'node:fs';
 import * as ort from 'onnxruntime-node';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+// Models built in memory (a pool index) arrive as one large buffer that onnxruntime copies; collect
+// it right away instead of keeping it until this mostly idle thread next collects garbage.
+const BIG = 16 * 1024 * 1024;
+function collectGarbage() {
+  v8.setFlagsFromString('--expose-gc');
+  runInNewContext('gc')();
+}
 
 const sessions = new Map();
 let nextSid = 1;
@@ -17,8 +27,12 @@ function plain(t) {
 async function handle(m) {
   if (m.op === 'ping') return { threadId };
   if (m.op === 'load') {
-    const bytes = m.path !== undefined ? readFileSync(m.path) : m.bytes;
+    let bytes = m.path !== undefined ? readFileSync(m.path) : m.bytes;
+    const big = bytes.byteLength > BIG;
     const session = await ort.InferenceSession.create(bytes, m.options);
+    bytes = undefined;
+    m.bytes = undefined;
+    if (big) collectGarbage();
     const sid = nextSid++;
     sessions.set(sid, session);
     return { sid, inputNames: [...session.inputNames], outputNames: [...session.outputNames] };
