@@ -10,6 +10,7 @@ import { DEFAULT_WORLD, loadWorld } from '../world-io/load-world.js';
 import { getMeta, openDb, setMeta, type Db } from '../store/db.js';
 import { WorldStore, type NewEvent } from '../store/world-store.js';
 import type { CharacterState, EventSummary, ObjectView } from '../net/protocol.js';
+import { agentView, type AgentView, type ViewOptions } from '../agents/view.js';
 import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, OpenInfo, SubmitResult, WorldCounts, WorldSummary } from './types.js';
 
 export const DEFAULT_SNAPSHOT_EVERY = 5000;
@@ -216,7 +217,9 @@ export class GameHost {
         if (r) rooms.add(r);
       }
     }
-    for (const [id, s] of this.stateCache) if (rooms.has(s.room.id) || rooms.has(this.world.roomOf(id) ?? '')) this.stateCache.delete(id);
+    // A character that moved is named by its event (actor or target), with the room it left, so the
+    // room of its cached state is in `rooms` too. (Admin operations clear the whole cache.)
+    for (const [id, s] of this.stateCache) if (rooms.has(s.room.id)) this.stateCache.delete(id);
     return true;
   }
 
@@ -255,10 +258,25 @@ export class GameHost {
     };
   }
 
+  /** What a model-driven character needs to decide its turn (server/agents/view.ts). */
+  agentView(id: NodeId, opts: ViewOptions): AgentView | null {
+    return agentView(this.world, id, { ...opts, validActions: this.state(id)?.validActions });
+  }
+
+  /** Is `text` one of the character's valid actions (canonical text) right now? */
+  isValidAction(id: NodeId, text: string): boolean {
+    return this.state(id)?.validActions.includes(text) ?? false;
+  }
+
+  /** The answer to a refused validOnly submit: nothing executed, nothing logged. */
+  refusal(text: string): SubmitResult {
+    return { seq: 0, ok: false, text: `"${text}" is not something you can do now.`, failed: 'invalid', deliveries: [], states: {} };
+  }
+
   characters(): CharacterInfo[] {
     return this.world.characters().map((c) => {
       const roomId = this.world.roomOf(c.id) ?? '';
-      return { id: c.id, name: c.name, roomId, room: this.world.room(roomId)?.name ?? 'nowhere' };
+      return { id: c.id, name: c.name, roomId, room: this.world.room(roomId)?.name ?? 'nowhere', policy: c.policy };
     });
   }
 
