@@ -37,6 +37,16 @@ describe('limits', () => {
     await calm.close();
   });
 
+  it('refuses telnet commands over the rate with a message and keeps the connection', async () => {
+    const t = await TelnetClient.open(server.telnetPort!);
+    await t.guest('ghost');
+    for (let i = 0; i < 10; i++) t.line('look');
+    const out = await t.waitFor(/Too many commands[\s\S]*Tool Shed|Tool Shed[\s\S]*Too many commands/);
+    expect(out).toContain('at most 2 a second');
+    expect(t.closed).toBe(false);
+    await t.close();
+  });
+
   it('refuses connections over the limit, on both transports, with a clear message', async () => {
     const open: WsClient[] = [];
     for (let i = 0; i < 8; i++) {
