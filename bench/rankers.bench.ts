@@ -204,21 +204,21 @@ export default async function rankersBench(ctx: BenchContext): Promise<void> {
     loop.enable();
     const retrieval = await timeEach(queries, (i) => ranker.rank(contexts[i % contexts.length]!, cached, { topK: 20 }));
     loop.disable();
-    ctx.report({ bench: `dialogue_retrieval_${Math.round(poolSize / 1000)}k`, ...stats(retrieval), pool: poolSize, dim, k: 20, event_loop_p99_delay_ms: r3(loop.percentile(99) / 1e6), event_loop_max_delay_ms: r3(loop.max / 1e6), model });
+    ctx.report({ bench: `dialogue_retrieval_${Math.floor(poolSize / 1000)}k`, ...stats(retrieval), pool: poolSize, dim, k: 20, event_loop_p99_delay_ms: r3(loop.percentile(99) / 1e6), event_loop_max_delay_ms: r3(loop.max / 1e6), model });
 
     // The top-K kernel alone, single queries and batches of 32, and the JavaScript loop it replaced.
     const q = await ranker.encodeContexts(contexts.slice(0, 32));
     const single = await timeEach(queries, (i) => cached.search(q.subarray((i % 32) * dim, (i % 32 + 1) * dim), 20));
     const kernel = (q8: boolean) => (q8 ? 'int8 MatMulInteger scan + exact float32 rescoring of 100, TopK (onnxruntime)' : 'float32 Gemm + TopK (onnxruntime)');
-    ctx.report({ bench: `topk_kernel_${Math.round(poolSize / 1000)}k`, ...stats(single), pool: poolSize, dim, kernel: kernel(cached.index.quantize === 'int8'), model });
+    ctx.report({ bench: `topk_kernel_${Math.floor(poolSize / 1000)}k`, ...stats(single), pool: poolSize, dim, kernel: kernel(cached.index.quantize === 'int8'), model });
     const other = await DotIndex.create(matrix, dim, { quantize: cached.index.quantize === 'int8' ? 'none' : 'int8' });
     const otherMs = await timeEach(queries, (i) => other.search(q.subarray((i % 32) * dim, (i % 32 + 1) * dim), 20));
-    ctx.report({ bench: `topk_kernel_${Math.round(poolSize / 1000)}k_${other.quantize === 'int8' ? 'int8' : 'fp32'}`, ...stats(otherMs), pool: poolSize, dim, kernel: kernel(other.quantize === 'int8'), note: 'the other kernel, for comparison', model });
+    ctx.report({ bench: `topk_kernel_${Math.floor(poolSize / 1000)}k_${other.quantize === 'int8' ? 'int8' : 'fp32'}`, ...stats(otherMs), pool: poolSize, dim, kernel: kernel(other.quantize === 'int8'), note: 'the other kernel, for comparison', model });
     await other.release();
     const batched = await timeEach(ctx.quick ? 10 : 50, () => cached.search(q, 20), 3);
-    ctx.report({ bench: `topk_kernel_${Math.round(poolSize / 1000)}k_batch32`, per_query_ms: r3(percentile(batched, 50) / 32), p50_batch_ms: r3(percentile(batched, 50)), n: batched.length, model });
+    ctx.report({ bench: `topk_kernel_${Math.floor(poolSize / 1000)}k_batch32`, per_query_ms: r3(percentile(batched, 50) / 32), p50_batch_ms: r3(percentile(batched, 50)), n: batched.length, model });
     const js = await timeEach(ctx.quick ? 5 : 20, async (i) => argsortDesc(dotScores(q.subarray((i % 32) * dim, (i % 32 + 1) * dim), matrix, dim)).slice(0, 20), 2);
-    ctx.report({ bench: `topk_js_loop_${Math.round(poolSize / 1000)}k`, ...stats(js), note: 'plain JavaScript, main thread, for comparison', model });
+    ctx.report({ bench: `topk_js_loop_${Math.floor(poolSize / 1000)}k`, ...stats(js), note: 'plain JavaScript, main thread, for comparison', model });
 
     // Cross-encoder rerank of 20 retrieved candidates (contexts fill the 160-token budget).
     if (ranker.crossEncoder) {
