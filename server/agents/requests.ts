@@ -331,7 +331,7 @@ function planSentence(world: World, self: NodeId, partner: string, sentence: str
     // "get the herring" when it lies in the crate: whatever get of that name is valid.
     const plainGet = st.verb === 'get' && st.object && !/\bfrom\b/.test(st.command) ? getWithinReach(clone, self, st.object) : null;
     let out = plainGet ?? execute(clone, self, st.command);
-    if if (!out.ok && st.givesToPartner && out.failed === 'carried' && st.object) {
+    if (!out.ok && st.givesToPartner && out.failed === 'carried' && st.object) {
       // Asked for something within reach but not carried: get it first, then give it.
       const got = getWithinReach(clone, self, st.object);
       if (got?.ok && got.action) {
@@ -341,7 +341,10 @@ function planSentence(world: World, self: NodeId, partner: string, sentence: str
     }
     if (!out.ok || !out.action) {
       if (!st.givesToPartner && NOT_HERE.test(out.text) && i === 0) return null;
-      const reason = st.givesToPartner && /don't see any/.test(out.text) ? `I don't have ${withArticle(st.object ?? 'that')}.` : firstPerson(out.text);
+      const already = /^You are (wearing|wielding) (.+); remove it first\.$/.exec(out.text);
+      const reason = st.givesToPartner && /don't see any/.test(out.text)
+        ? `I don't have ${withArticle(st.object ?? 'that')}.`
+        : already && (st.verb === 'wear' || st.verb === 'wield' || st.verb === 'equip') ? `I'm already ${already[1]} ${already[2]}.` : firstPerson(out.text);
       return { sentence, steps, failure: { step: steps.length, command: st.command, reason }, lastObject: st.object ?? lastNamed, verb: st.verb };
     }
     steps.push(out.action);

@@ -14,6 +14,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { CharacterState, EventSummary } from '../net/protocol.js';
+import type { AgentsOptions, AgentManager } from '../agents/manager.js';
+import type { AgentView, ViewOptions as AgentViewOptions } from '../agents/view.js';
 import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, HostRequest, OpenInfo, SubmitResult, WorldSummary, WorkerMessage } from './types.js';
 
 export type DriverKind = 'human' | 'model' | 'script';
@@ -74,7 +76,7 @@ class WorkerLink {
         if (!p) return;
         this.pending.delete(m.id);
         if (m.ok) p.resolve(m.result);
-        else p.reject(Object.assign(new Error(m.error.split('\n')[0]), { stack: m.error, fatal: m.fatal === true }));
+        else p.reject(Object.assign(new Error(m.error), { stack: m.stack ?? m.error, fatal: m.fatal === true }));
       });
       this.worker.on('error', (err) => {
         lastError = err;
@@ -122,7 +124,7 @@ export class Host {
 
   private constructor(readonly config: HostConfig, private log: Log) {}
 
-  static async start(config: HostConfig, opts: { log?: Log } = {}): Promise<Host> {
+  static async start(config: HostConfig, opts: { log?: Log; agents?: AgentsOptions | false } = {}): Promise<Host> {
     const host = new Host(config, opts.log ?? silent);
     const link = host.spawn();
     await link.loaded;
@@ -134,7 +136,28 @@ export class Host {
     }
     host.link = link;
     host.gate = Promise.resolve(link);
+    if (opts.agents !== false) await host.startAgents(opts.agents);
     return host;
+  }
+
+  /** Model and scripted characters (server/agents): started when the world file or `opts.drive` names any. */
+  agents: AgentManager | null = null;
+
+  private async startAgents(opts: AgentsOptions | undefined): Promise<void> {
+    const wanted = (await this.characters()).some((c) => c.policy === 'model' || c.policy === 'scripted') || Object.keys(opts?.drive ?? {}).length > 0;
+    if (!wanted) return;
+    try {
+      const { AgentManager } = await import('../agents/manager.js');
+      this.agents = await AgentManager.start(this, { log: this.log, ...opts });
+    } catch (err) {
+      // No model (models/default not there yet, say): those characters stay idle; the game goes on.
+      this.log.warn({ err: (err as Error).message }, 'model and scripted characters stay idle');
+    }
+  }
+
+  /** What a model character needs to decide its turn (grounded facts, valid actions, readings of a line it heard). */
+  agentView(characterId: string, opts: AgentViewOptions = {}): Promise<AgentView | null> {
+    return this.call<AgentView | null>({ op: 'agentView', actor: characterId, opts });
   }
 
   private spawn(): WorkerLink {
@@ -198,8 +221,8 @@ export class Host {
   // ---- game ------------------------------------------------------------------------------------
 
   /** Run one line of input for a character. Resolves once the command is durable. */
-  async submit(characterId: string, text: string, account: string | null = null): Promise<SubmitResult> {
-    const r = await this.call<SubmitResult>({ op: 'submit', actor: characterId, text, account });
+  async submit(characterId: string, text: string, account: string | null = null, opts: { validOnly?: boolean } = {}): Promise<SubmitResult> {
+    const r = await this.call<SubmitResult>(opts.validOnly ? { op: 'submit', actor: characterId, text, account, validOnly: true } : { op: 'submit', actor: characterId, text, account });
     for (const l of this.listeners) l(characterId, r.text, null);
     this.route(r.deliveries, r.states, characterId);
     const own = r.states[characterId];
@@ -356,6 +379,8 @@ export class Host {
       } catch (err) {
         fresh.retiring = true;
         await fresh.retire();
+        // Calls waiting for the worker now fail (the worker has exited) instead of waiting forever.
+        swap(fresh);
         for (const h of this.fatalHandlers) h(err as Error);
       }
     };
@@ -365,6 +390,7 @@ export class Host {
   /** Save the world and stop the worker. */
   async close(): Promise<void> {
     if (this.closed) return;
+    await this.agents?.close().catch(() => {});
     if (this.reloading) await this.reloading.catch(() => {});
     const link = await this.gate;
     this.closed = true;

@@ -1,6 +1,7 @@
 /** Plain data exchanged between the game host (in its worker thread) and the network side. */
 import type { SyncMode } from '../store/db.js';
 import type { CharacterState, EventSummary } from '../net/protocol.js';
+import type { ViewOptions as AgentViewOptions } from '../agents/view.js';
 
 export interface HostConfig {
   /** SQLite file. */
@@ -62,6 +63,8 @@ export interface CharacterInfo {
   name: string;
   room: string;
   roomId: string;
+  /** Who the world file says drives it (idle, human, model, scripted). */
+  policy?: string;
 }
 
 export interface WorldSummary {
@@ -93,7 +96,8 @@ export type AdminOp =
 
 export type HostRequest =
   | { op: 'open'; config: HostConfig; watch: string[] }
-  | { op: 'submit'; actor: string; text: string; account: string | null }
+  | { op: 'submit'; actor: string; text: string; account: string | null; /** Refuse (without executing) unless `text` is one of the actor's valid actions now. */ validOnly?: boolean }
+  | { op: 'agentView'; actor: string; opts: AgentViewOptions }
   | { op: 'state'; actor: string }
   | { op: 'look'; actor: string }
   | { op: 'characters' }
@@ -106,4 +110,4 @@ export type HostRequest =
 export type WorkerMessage =
   | { type: 'loaded' }
   | { type: 'reply'; id: number; ok: true; result: unknown }
-  | { type: 'reply'; id: number; ok: false; error: string; fatal?: boolean };
+  | { type: 'reply'; id: number; ok: false; error: string; stack?: string; fatal?: boolean };

@@ -27,6 +27,7 @@ function handle(req: HostRequest): unknown {
     }
     case 'submit': return need().submit(req.actor, req.text, req.account); // (batched above)
     case 'state': return need().state(req.actor);
+    case 'agentView': return need().agentView(req.actor, req.opts);
     case 'look': return need().look(req.actor);
     case 'characters': return need().characters();
     case 'summary': return need().summary();
@@ -52,8 +53,9 @@ let flushScheduled = false;
 function fatal(ids: number[], err: unknown): never {
   // A command or admin operation that threw may have left the World half-changed, and nothing of
   // it was committed. Exit, so the host restarts from what the database holds.
-  const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
-  for (const id of ids) port!.postMessage({ type: 'reply', id, ok: false, error, fatal: true } satisfies WorkerMessage);
+  const error = err instanceof Error ? err.message : String(err);
+  const stack = err instanceof Error ? err.stack : undefined;
+  for (const id of ids) port!.postMessage({ type: 'reply', id, ok: false, error, stack, fatal: true } satisfies WorkerMessage);
   port!.close();
   process.exit(1);
 }
@@ -72,6 +74,12 @@ function flush(): void {
 }
 
 port.on('message', (msg: HostRequest & { id: number }) => {
+  if (msg.op === 'submit' && msg.validOnly && !need().isValidAction(msg.actor, msg.text)) {
+    // A model character's action that stopped being valid since it chose it: refused, not executed.
+    flush();
+    port.postMessage({ type: 'reply', id: msg.id, ok: true, result: need().refusal(msg.text) } satisfies WorkerMessage);
+    return;
+  }
   if (msg.op === 'submit') {
     // Execute now; answer after the group commit at the end of this turn of the event loop.
     try {
@@ -96,7 +104,7 @@ port.on('message', (msg: HostRequest & { id: number }) => {
     reply = { type: 'reply', id: msg.id, ok: true, result: handle(msg) };
   } catch (err) {
     if (msg.op === 'admin') fatal([msg.id], err);
-    reply = { type: 'reply', id: msg.id, ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+    reply = { type: 'reply', id: msg.id, ok: false, error: err instanceof Error ? err.message : String(err), stack: err instanceof Error ? err.stack : undefined };
   }
   port.postMessage(reply);
 });

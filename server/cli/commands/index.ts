@@ -1,6 +1,7 @@
 /** Every `lightmud` sub-command. Add a command by adding its module here (one line). */
 import type { Command } from '../command.js';
 import { corpusCommand } from './corpus.js';
+import { episodesCommand } from './episodes.js';
 import { evalCommand } from './eval.js';
 import { playCommand } from './play.js';
 import { trainCommand } from './train.js';
@@ -13,5 +14,6 @@ export const commands: Command[] = [
   corpusCommand,
   trainCommand,
   evalCommand,
+  episodesCommand,
   validateCommand,
 ];

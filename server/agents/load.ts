@@ -1,0 +1,105 @@
+/**
+ * Loading the model policy: the ranker from a model directory (default models/default), the
+ * dialogue pool (the model's utterances.txt plus the written episodes), and the act / emote
+ * thresholds (tuned on the written corpus, cached).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { splitOf, type SplitConfig } from '../../models/training/dataset.js';
+import { join, resolve } from 'node:path';
+import { ModelRanker, readUtterances } from '../../models/runtime/index.js';
+import type { World } from '../engine/world.js';
+import { readEpisodeFiles } from '../episodes/read.js';
+import { Policy, type PolicyOptions, type Thresholds } from './policy.js';
+import { tunedThresholds, type TuneResult } from './thresholds.js';
+
+export const DEFAULT_MODEL_DIR = resolve(new URL('../../models/default', import.meta.url).pathname);
+export const DEFAULT_EPISODES = resolve(new URL('../../world-data/episodes', import.meta.url).pathname);
+export const DEFAULT_CACHE_DIR = '.cache/agents';
+
+/**
+ * Whether reranking with the model's cross-encoder helps, by its own training report
+ * (training.json: validation Recall@1 of the dialogue task after the last bi- and cross-encoder
+ * epochs). Unknown (no report) counts as helping.
+ */
+export function crossEncoderHelps(modelDir: string): boolean {
+  const file = join(modelDir, 'training.json');
+  if (!existsSync(modelDir) || !existsSync(file)) return true;
+  try {
+    const report = JSON.parse(readFileSync(file, 'utf8')) as { epochs?: { model: string; valid?: { dialogue_r1?: number } }[] };
+    const last = (m: string) => [...(report.epochs ?? [])].reverse().find((e) => e.model === m)?.valid?.dialogue_r1;
+    const bi = last('bi');
+    const cross = last('cross');
+    return bi === undefined || cross === undefined || cross > bi;
+  } catch {
+    return true;
+  }
+}
+
+/** Utterances reranked by the cross-encoder in live play by default (0 when it does not help, see crossEncoderHelps). */
+export const DEFAULT_LIVE_RERANK = 10;
+
+export interface LoadPolicyOptions extends Omit<PolicyOptions, 'thresholds' | 'rerank'> {
+  /** Cross-encoder rerank of the best k utterances; 'auto' (default): DEFAULT_LIVE_RERANK when the model's cross-encoder helps, else 0. */
+  rerank?: number | 'auto';
+  /** Model directory (default models/default, or $LIGHTMUD_MODEL). */
+  modelDir?: string;
+  /** Where to cache pool embeddings and tuned thresholds (default .cache/agents). */
+  cacheDir?: string;
+  /** Files or directories of utterances for the pool (default: the model's utterances.txt and world-data/episodes). */
+  utterances?: string[];
+  /** Thresholds, or 'tune' (default when `world` is given) to tune them on the written corpus. */
+  thresholds?: Thresholds | 'tune';
+  /** The world the corpus is set in (for tuning). */
+  world?: World;
+  /** Episodes to tune on (default world-data/episodes). */
+  tuneOn?: string;
+  /** Inference threads for onnxruntime. */
+  threads?: number;
+  log?: (line: string) => void;
+}
+
+export interface LoadedPolicy {
+  policy: Policy;
+  modelDir: string;
+  poolSize: number;
+  poolSource: string;
+  tuning?: TuneResult;
+  /** Utterances reranked by the cross-encoder per turn (0: none). */
+  rerank: number;
+}
+
+export function defaultModelDir(): string {
+  return process.env.LIGHTMUD_MODEL ? resolve(process.env.LIGHTMUD_MODEL) : DEFAULT_MODEL_DIR;
+}
+
+export async function loadPolicy(opts: LoadPolicyOptions = {}): Promise<LoadedPolicy> {
+  const modelDir = resolve(opts.modelDir ?? defaultModelDir());
+  const cacheDir = opts.cacheDir ?? DEFAULT_CACHE_DIR;
+  const ranker = await ModelRanker.load(modelDir, { threads: opts.threads });
+  const sources = opts.utterances ?? [join(modelDir, 'utterances.txt'), DEFAULT_EPISODES].filter((p) => existsSync(p));
+  const texts = sources.length ? readUtterances(sources) : [];
+  if (!texts.length) throw new Error(`no utterances for the dialogue pool (looked in ${sources.join(', ') || `${modelDir}/utterances.txt and ${DEFAULT_EPISODES}`})`);
+  const pool = await ranker.buildPool(texts, { cacheDir, name: `dialogue-${ranker.biEncoder.fingerprint.slice(0, 12)}` });
+  const rerank = opts.rerank === undefined || opts.rerank === 'auto' ? (crossEncoderHelps(modelDir) ? DEFAULT_LIVE_RERANK : 0) : opts.rerank;
+  const policy = new Policy(ranker, pool, { rerank, historyLimit: opts.historyLimit });
+  let tuning: TuneResult | undefined;
+  if (opts.thresholds && opts.thresholds !== 'tune') policy.thresholds = opts.thresholds;
+  else if (opts.world) {
+    const corpus = opts.tuneOn ?? DEFAULT_EPISODES;
+    if (existsSync(corpus)) {
+      const { episodes: all } = readEpisodeFiles(corpus);
+      // Tune on held-out episodes (not the model's training split) when the corpus says which.
+      const splitsFile = join(corpus, 'splits.json');
+      let episodes = all;
+      if (existsSync(splitsFile)) {
+        const cfg = JSON.parse(readFileSync(splitsFile, 'utf8')) as SplitConfig;
+        const held = all.filter((e) => opts.world!.room(e.room) && splitOf(e, opts.world!, cfg) !== 'train');
+        if (held.length >= 20) episodes = held;
+      }
+      tuning = await tunedThresholds(policy, opts.world, episodes, { cacheDir });
+      policy.thresholds = { action: tuning.action, emote: tuning.emote };
+      opts.log?.(`act/emote thresholds ${tuning.action.toFixed(3)} / ${tuning.emote.toFixed(3)}: agreement with the corpus ${(tuning.agreement * 100).toFixed(1)}% (doing nothing: ${(tuning.baseline * 100).toFixed(1)}%), acts ${(tuning.actRate * 100).toFixed(0)}%, emotes ${(tuning.emoteRate * 100).toFixed(0)}% of turns`);
+    }
+  }
+  return { policy, modelDir, poolSize: pool.size, poolSource: pool.source.from, tuning, rerank };
+}

@@ -1,0 +1,517 @@
+/**
+ * Characters that no person controls, in the live world: each is driven by a policy (a Driver of
+ * the game host): `model` (the rankers, policy.ts), `scripted` (a file of commands), or `idle`
+ * (nobody). Humans drive theirs through a connection (server/net).
+ *
+ *   const agents = await AgentManager.start(host, { modelDir: 'models/default' });
+ *   await agents.setPolicy('town-baker', 'model');      // an admin's switch, at run time
+ *   await agents.close();
+ *
+ * The world file says who drives each character (`policy` of a character); `drive` overrides it.
+ *
+ * When a model character takes a turn: when spoken to (a tell, or speech it is addressed by, or in
+ * a conversation it is part of, or when it is the only one who could answer), acted upon (given,
+ * hit, hugged, robbed) or emoted at, in its room; and now and then on its own while a player is in
+ * its room (`idleSeconds`). A turn reads the character's view from the host (grounded facts, valid
+ * actions, rule readings of the line it heard), decides with the policy (batched with the other
+ * characters deciding at the same time; inference on the runtime's inference thread), and submits
+ * the speech, actions and emote as the character's commands. Actions are submitted `validOnly`: the
+ * host refuses, without executing, one that stopped being valid since it was chosen.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { emoteThirdPerson } from '../engine/emotes.js';
+import { EMOTES, Rng, World } from '../engine/index.js';
+import type { Driver, Host, Log } from '../host/host.js';
+import type { CharacterInfo } from '../host/types.js';
+import type { EventSummary } from '../net/protocol.js';
+import { loadWorld } from '../world-io/load-world.js';
+import { objectOfAction } from './episodes.js';
+import { defaultModelDir, loadPolicy } from './load.js';
+import { AgentMemory } from './memory.js';
+import { refuse, type Policy, type TurnChoice, type TurnInput } from './policy.js';
+import { firstPerson } from './requests.js';
+import type { AgentView } from './view.js';
+
+export type AgentKind = 'model' | 'scripted' | 'idle';
+
+export interface AgentsOptions {
+  /** Model directory (default models/default, or $LIGHTMUD_MODEL). */
+  modelDir?: string;
+  /** Pool embeddings and tuned thresholds (default .cache/agents). */
+  cacheDir?: string;
+  /** A policy already loaded (tests and benches share one); else loaded from modelDir when needed. */
+  policy?: Policy;
+  /** Who drives which character, overriding the world file's `policy` fields. */
+  drive?: Record<string, AgentKind>;
+  /** Script files by character id; else `scriptsDir/<id>.txt`. */
+  scripts?: Record<string, string>;
+  scriptsDir?: string;
+  /** Milliseconds between a script's commands (default 5000). */
+  scriptPaceMs?: number;
+  /** Mean seconds between a model character's turns of its own while a player is in its room (0: never; default 90). */
+  idleSeconds?: number;
+  /** Replies two model characters exchange before waiting for someone else (default 4). */
+  maxChain?: number;
+  /** Memory: an AgentMemory, a SQLite path, or false for none (default: the host's database file). */
+  memory?: AgentMemory | string | false;
+  seed?: number;
+  log?: Log;
+  /** Called after every model turn (tests, benches, logging). */
+  onTurn?: (turn: TurnRecord) => void;
+}
+
+export interface Trigger {
+  kind: 'speech' | 'act' | 'emote' | 'idle';
+  from?: string;
+  text?: string;
+}
+
+export interface TurnRecord {
+  character: string;
+  trigger: Trigger;
+  say: string;
+  /** Actions executed (in order). */
+  actions: string[];
+  /** Actions the host refused (no longer valid when submitted); not executed. */
+  refused: string[];
+  emote?: string;
+  why: TurnChoice['why'];
+  ms: number;
+}
+
+const silent: Log = { info() {}, warn() {}, error() {} };
+const SPEECH = new Set(['say', 'tell', 'whisper', 'shout']);
+const EMOTE_BY_THIRD = new Map(EMOTES.map((e) => [emoteThirdPerson(e), e]));
+
+/** Coalesces the decisions asked for while one is running into the next batch. */
+class Batcher {
+  private queue: { input: TurnInput; resolve: (c: TurnChoice) => void; reject: (e: unknown) => void }[] = [];
+  private running = false;
+  constructor(private policy: Policy) {}
+
+  decide(input: TurnInput): Promise<TurnChoice> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ input, resolve, reject });
+      if (!this.running) {
+        this.running = true;
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length) {
+      const batch = this.queue.splice(0, 64);
+      try {
+        const out = await this.policy.decide(batch.map((b) => b.input));
+        batch.forEach((b, i) => b.resolve(out[i]!));
+      } catch (err) {
+        for (const b of batch) b.reject(err);
+      }
+    }
+    this.running = false;
+  }
+}
+
+class ModelDriver implements Driver {
+  readonly kind = 'model' as const;
+  readonly wantsState = false;
+  busy = false;
+  pending: Trigger | null = null;
+  lastObject: string | undefined;
+  idleTimer: NodeJS.Timeout | null = null;
+  stopped = false;
+  constructor(private manager: AgentManager, readonly id: string, readonly name: string) {}
+  perceive(text: string, event: EventSummary): void {
+    this.manager.perceived(this, text, event);
+  }
+  arrive(): void {
+    this.lastObject = undefined;
+  }
+  detached(): void {
+    this.stop();
+    this.manager.forget(this.id, this);
+  }
+  stop(): void {
+    this.stopped = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+}
+
+/** A file of commands, run in order at a steady pace, looping: `# comments`, `wait SECONDS`, anything else is typed. */
+export function parseScript(text: string): { command?: string; wait?: number }[] {
+  const out: { command?: string; wait?: number }[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const w = /^wait\s+(\d+(?:\.\d+)?)$/i.exec(line);
+    out.push(w ? { wait: Number(w[1]) } : { command: line });
+  }
+  return out;
+}
+
+class ScriptDriver implements Driver {
+  readonly kind = 'script' as const;
+  readonly wantsState = false;
+  private i = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  constructor(private manager: AgentManager, readonly id: string, readonly file: string, private steps: { command?: string; wait?: number }[], private paceMs: number) {}
+  start(): void {
+    this.schedule(this.paceMs);
+  }
+  private schedule(ms: number): void {
+    if (this.stopped || !this.steps.length) return;
+    this.timer = setTimeout(() => void this.next(), ms);
+    this.timer.unref();
+  }
+  private async next(): Promise<void> {
+    if (this.stopped) return;
+    const step = this.steps[this.i++ % this.steps.length]!;
+    if (step.wait !== undefined) return this.schedule(step.wait * 1000);
+    try {
+      await this.manager.host.submit(this.id, step.command!);
+    } catch (err) {
+      this.manager.log.warn({ character: this.id, err: (err as Error).message }, 'script command failed');
+    }
+    this.schedule(this.paceMs);
+  }
+  perceive(): void {}
+  detached(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.manager.forget(this.id, this);
+  }
+}
+
+export class AgentManager {
+  readonly log: Log;
+  private drivers = new Map<string, ModelDriver | ScriptDriver>();
+  private batcher: Batcher | null = null;
+  private policyLoading: Promise<Policy> | null = null;
+  /** Deliveries of one event, collected during one route() and handled together. */
+  private tick = new Map<EventSummary, { driver: ModelDriver; text: string }[]>();
+  private tickScheduled = false;
+  /** Whom each character spoke with last. */
+  private lastPartner = new Map<string, string>();
+  /** Replies exchanged by two model characters since a person last spoke to either. */
+  private chain = new Map<string, number>();
+  private rng: Rng;
+  private memory: AgentMemory | null;
+  private closed = false;
+  private inFlight = new Set<Promise<void>>();
+
+  private constructor(readonly host: Host, private opts: AgentsOptions, private policy: Policy | null, memory: AgentMemory | null) {
+    this.log = opts.log ?? silent;
+    this.rng = new Rng(opts.seed ?? 1);
+    this.memory = memory;
+    if (policy) this.batcher = new Batcher(policy);
+  }
+
+  /** Drive the characters the world file (or `opts.drive`) gives to models and scripts. */
+  static async start(host: Host, opts: AgentsOptions = {}): Promise<AgentManager> {
+    const memory = opts.memory === false ? null : opts.memory instanceof AgentMemory ? opts.memory : AgentMemory.open(opts.memory ?? host.config.db);
+    const manager = new AgentManager(host, opts, opts.policy ?? null, memory);
+    try {
+      const chars = await host.characters();
+      for (const c of chars) {
+        const kind = opts.drive?.[c.id] ?? (c.policy === 'model' ? 'model' : c.policy === 'scripted' ? 'scripted' : undefined);
+        if (!kind || kind === 'idle' || host.driverOf(c.id)) continue;
+        try {
+          await manager.attach(c, kind);
+        } catch (err) {
+          manager.log.warn({ character: c.id, err: (err as Error).message }, `${c.id} stays idle`);
+        }
+      }
+      manager.log.info({ model: [...manager.drivers.values()].filter((d) => d.kind === 'model').length, scripted: [...manager.drivers.values()].filter((d) => d.kind === 'script').length }, 'agents started');
+    } catch (err) {
+      await manager.close();
+      throw err;
+    }
+    return manager;
+  }
+
+  /** The policy, loaded on first need. */
+  private async loadedPolicy(): Promise<Policy> {
+    if (this.policy) return this.policy;
+    this.policyLoading ??= (async () => {
+      let world: World | undefined;
+      try {
+        world = new World(loadWorld(this.host.info.source, { seed: 1 }).state);
+      } catch {
+        // thresholds stay at their defaults
+      }
+      const { policy, tuning } = await loadPolicy({ modelDir: this.opts.modelDir ?? defaultModelDir(), cacheDir: this.opts.cacheDir, world });
+      this.log.info({ model: this.opts.modelDir ?? defaultModelDir(), pool: policy.pool.size, thresholds: policy.thresholds, agreement: tuning?.agreement }, 'model policy loaded');
+      this.policy = policy;
+      this.batcher = new Batcher(policy);
+      return policy;
+    })();
+    try {
+      return await this.policyLoading;
+    } catch (err) {
+      this.policyLoading = null;
+      throw err;
+    }
+  }
+
+  private async attach(c: CharacterInfo, kind: 'model' | 'scripted', script?: string): Promise<void> {
+    if (kind === 'model') {
+      await this.loadedPolicy();
+      const d = new ModelDriver(this, c.id, c.name);
+      this.host.attach(c.id, d);
+      this.drivers.set(c.id, d);
+      this.scheduleIdle(d);
+      return;
+    }
+    const file = script ?? this.opts.scripts?.[c.id] ?? (this.opts.scriptsDir ? join(this.opts.scriptsDir, `${c.id}.txt`) : undefined);
+    if (!file || !existsSync(file)) throw new Error(`no script file for ${c.id}${file ? ` (${file})` : ''}`);
+    const steps = parseScript(readFileSync(file, 'utf8'));
+    if (!steps.some((s) => s.command)) throw new Error(`${file} has no commands`);
+    const d = new ScriptDriver(this, c.id, resolve(file), steps, this.opts.scriptPaceMs ?? 5000);
+    this.host.attach(c.id, d);
+    this.drivers.set(c.id, d);
+    d.start();
+  }
+
+  /** Who drives each character this manager drives. */
+  list(): { id: string; kind: 'model' | 'script'; file?: string }[] {
+    return [...this.drivers.values()].map((d) => (d instanceof ScriptDriver ? { id: d.id, kind: 'script' as const, file: d.file } : { id: d.id, kind: 'model' as const }));
+  }
+
+  /**
+   * Switch a character's policy at run time (an admin's command). `who`: id or name. A character
+   * a person is playing is not taken from them.
+   */
+  async setPolicy(who: string, kind: AgentKind, opts: { script?: string } = {}): Promise<string> {
+    const chars = await this.host.characters();
+    const q = who.trim().toLowerCase();
+    const matches = chars.filter((c) => c.id.toLowerCase() === q);
+    const found = matches.length ? matches : chars.filter((c) => c.name.toLowerCase() === q);
+    if (found.length !== 1) return found.length ? `"${who}" could be ${found.map((c) => c.id).join(', ')}; use the id.` : `There is no character "${who}".`;
+    const c = found[0]!;
+    const current = this.host.driverOf(c.id);
+    if (current?.kind === 'human') return `${c.name} (${c.id}) is played by a person; kick them first.`;
+    if (current) this.host.release(c.id, `${c.id} now has another driver`);
+    if (kind === 'idle') {
+      this.memory?.flush();
+      return `${c.name} (${c.id}) is idle now.`;
+    }
+    try {
+      await this.attach(c, kind, opts.script);
+    } catch (err) {
+      return `${c.name} (${c.id}) stays idle: ${(err as Error).message}`;
+    }
+    return kind === 'model' ? `${c.name} (${c.id}) is driven by the model now.` : `${c.name} (${c.id}) runs ${opts.script ?? 'its script'} now.`;
+  }
+
+  /** A driver let go (by the host, or after setPolicy). */
+  forget(id: string, driver: Driver): void {
+    if (this.drivers.get(id) === driver) this.drivers.delete(id);
+  }
+
+  // ---- perception -------------------------------------------------------------------------------
+
+  /** Something a model character perceived: remember it, and decide (with the others who saw it) who answers. */
+  perceived(driver: ModelDriver, text: string, event: EventSummary): void {
+    const entry = memoryEntry(text, event);
+    if (entry) this.memory?.add(driver.id, { speaker: 'partner', who: event.actor, ...entry });
+    if (event.action && (event.target === driver.id || event.type === 'give')) {
+      const obj = objectOfAction(event.action);
+      if (obj) driver.lastObject = obj;
+    }
+    let list = this.tick.get(event);
+    if (!list) this.tick.set(event, (list = []));
+    list.push({ driver, text });
+    if (!this.tickScheduled) {
+      this.tickScheduled = true;
+      queueMicrotask(() => this.flushTick());
+    }
+  }
+
+  private flushTick(): void {
+    this.tickScheduled = false;
+    const groups = [...this.tick];
+    this.tick.clear();
+    for (const [event, seen] of groups) {
+      for (const { driver, trigger } of this.responders(event, seen)) this.run(driver, trigger);
+    }
+  }
+
+  /** Who answers an event, of the model characters who perceived it. */
+  private responders(event: EventSummary, seen: { driver: ModelDriver; text: string }[]): { driver: ModelDriver; trigger: Trigger }[] {
+    const actor = event.actor;
+    const human = this.host.driverOf(actor)?.kind === 'human';
+    const pick = (d: ModelDriver, trigger: Trigger) => {
+      if (!human) {
+        const key = [actor, d.id].sort().join('\u0000');
+        const n = this.chain.get(key) ?? 0;
+        if (n >= (this.opts.maxChain ?? 4)) return [];
+        this.chain.set(key, n + 1);
+      } else for (const k of [...this.chain.keys()]) if (k.split('\u0000').includes(d.id)) this.chain.delete(k);
+      this.lastPartner.set(actor, d.id);
+      this.lastPartner.set(d.id, actor);
+      return [{ driver: d, trigger }];
+    };
+    const byId = new Map(seen.map((s) => [s.driver.id, s]));
+    if (SPEECH.has(event.type)) {
+      const words = quoted(seen[0]!.text);
+      const trigger: Trigger = { kind: 'speech', from: actor, text: words };
+      if (event.target) {
+        const t = byId.get(event.target);
+        return t ? pick(t.driver, trigger) : [];
+      }
+      if (event.type === 'shout') return [];
+      const lower = words.toLowerCase();
+      const addressed = seen.filter((s) => mentions(lower, s.driver.name));
+      if (addressed.length) return pick(addressed[0]!.driver, trigger);
+      const partner = this.lastPartner.get(actor);
+      if (partner && byId.has(partner) && this.lastPartner.get(partner) === actor) return pick(byId.get(partner)!.driver, trigger);
+      if (seen.length === 1) return pick(seen[0]!.driver, trigger);
+      if (human) return pick(seen[this.rng.int(seen.length)]!.driver, trigger);
+      return [];
+    }
+    if (event.target && byId.has(event.target)) {
+      const kind = event.type === 'emote' ? 'emote' : 'act';
+      return pick(byId.get(event.target)!.driver, { kind, from: actor, text: event.action ?? event.type });
+    }
+    return [];
+  }
+
+  // ---- turns ------------------------------------------------------------------------------------
+
+  private run(driver: ModelDriver, trigger: Trigger): void {
+    if (this.closed || driver.stopped) return;
+    if (driver.busy) {
+      // Answer the newest line once the current turn is done.
+      if (!driver.pending || trigger.kind !== 'idle') driver.pending = trigger;
+      return;
+    }
+    driver.busy = true;
+    const p = this.takeTurn(driver, trigger)
+      .catch((err) => this.log.warn({ character: driver.id, err: (err as Error).message }, 'model turn failed'))
+      .finally(() => {
+        this.inFlight.delete(p);
+        driver.busy = false;
+        const next = driver.pending;
+        driver.pending = null;
+        if (next && this.drivers.get(driver.id) === driver) this.run(driver, next);
+      });
+    this.inFlight.add(p);
+  }
+
+  private scheduleIdle(d: ModelDriver): void {
+    const mean = this.opts.idleSeconds ?? 90;
+    if (mean <= 0 || d.stopped || this.closed) return;
+    const delay = -Math.log(1 - this.rng.next()) * mean * 1000;
+    d.idleTimer = setTimeout(() => {
+      d.idleTimer = null;
+      if (d.stopped || this.closed) return;
+      this.run(d, { kind: 'idle' });
+      this.scheduleIdle(d);
+    }, Math.max(1000, delay));
+    d.idleTimer.unref();
+  }
+
+  private async takeTurn(driver: ModelDriver, trigger: Trigger): Promise<void> {
+    const t0 = performance.now();
+    const id = driver.id;
+    const heard = trigger.kind === 'speech' && trigger.from && trigger.text ? { from: trigger.from, text: trigger.text } : undefined;
+    const view: AgentView | null = await this.host.agentView(id, { heard, lastObject: driver.lastObject });
+    if (!view || this.host.driverOf(id) !== driver || this.closed) return;
+    if (trigger.kind === 'idle' && !view.others.some((o) => this.host.driverOf(o.id)?.kind === 'human')) return;
+    if (view.plan?.lastObject) driver.lastObject = view.plan.lastObject;
+    const history = this.memory ? this.memory.history(id) : [];
+    const choice = await this.batcher!.decide({ view, history, variant: this.rng.int(1 << 30) });
+    if (this.host.driverOf(id) !== driver || this.closed) return;
+
+    const record: TurnRecord = { character: id, trigger, say: '', actions: [], refused: [], why: choice.why, ms: 0 };
+    const remember = (kind: 'say' | 'act' | 'emote', text: string) => this.memory?.add(id, { speaker: 'self', kind, text });
+    const speak = async (text: string) => {
+      if (!text.trim()) return;
+      const r = await this.host.submit(id, `say ${text}`);
+      if (r.ok) {
+        record.say = record.say ? `${record.say} ${text}` : text;
+        remember('say', text);
+      }
+    };
+    if (!choice.sayAfter) await speak(choice.say);
+    let done = 0;
+    for (const action of choice.actions) {
+      const r = await this.host.submit(id, action, null, { validOnly: true });
+      if (!r.ok) {
+        record.refused.push(action);
+        // A step of a plan that can no longer be done: say why, and stop.
+        if (choice.why.act === 'request' && !choice.sayAfter) await speak(refuse(r.failed === 'invalid' ? "I can't do that now." : firstPerson(r.text), done));
+        break;
+      }
+      done++;
+      record.actions.push(r.action ?? action);
+      remember('act', r.action ?? action);
+      const obj = objectOfAction(r.action ?? action);
+      if (obj) driver.lastObject = obj;
+    }
+    if (choice.sayAfter) await speak(choice.say);
+    if (!choice.actions.length && choice.emote) {
+      const r = await this.host.submit(id, choice.emote);
+      if (r.ok) {
+        record.emote = choice.emote;
+        remember('emote', choice.emote);
+      }
+    }
+    record.ms = performance.now() - t0;
+    this.opts.onTurn?.(record);
+  }
+
+  /** Let every driven character go, wait for turns in flight, save memory. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const d of [...this.drivers.values()]) {
+      if (d instanceof ModelDriver) d.stop();
+      this.host.detach(d.id, d);
+      if (d instanceof ScriptDriver) d.detached();
+    }
+    this.drivers.clear();
+    await Promise.allSettled([...this.inFlight]);
+    this.memory?.close();
+    if (this.policy && !this.opts.policy) {
+      await this.policy.ranker.release().catch(() => {});
+      await this.policy.pool.release().catch(() => {});
+    }
+  }
+}
+
+/** The words inside the quotes of a speech perception: `The baker says, "Hello."` -> `Hello.` */
+export function quoted(text: string): string {
+  const m = /"([\s\S]*)"\s*$/.exec(text);
+  return (m ? m[1]! : text).trim();
+}
+
+/** Is the character named in the line ("baker, ...", "Jory!", "old sailor")? */
+export function mentions(lowerText: string, name: string): boolean {
+  const n = name.toLowerCase();
+  if (new RegExp(`\\b${escapeRe(n)}\\b`).test(lowerText)) return true;
+  const words = n.split(/\s+/).filter((w) => w.length > 3);
+  return words.length > 1 && words.some((w) => new RegExp(`\\b${escapeRe(w)}\\b`).test(lowerText));
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A history line from a perception, or null for what does not go in the context (arrivals, ...). */
+export function memoryEntry(text: string, event: EventSummary): { kind: 'say' | 'act' | 'emote'; text: string } | null {
+  if (SPEECH.has(event.type)) {
+    const words = quoted(text);
+    return words ? { kind: 'say', text: words } : null;
+  }
+  if (event.action) return { kind: 'act', text: event.action };
+  if (event.type === 'emote') {
+    for (const w of text.toLowerCase().split(/[^a-z]+/)) {
+      const e = EMOTE_BY_THIRD.get(w);
+      if (e) return { kind: 'emote', text: e };
+    }
+  }
+  return null;
+}

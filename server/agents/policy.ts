@@ -1,0 +1,303 @@
+/**
+ * The model policy: what a character says, does and emotes this turn.
+ *
+ * Rules first, where a line is clear (request following, truthful answers, cues: see requests.ts,
+ * self-state.ts, cues.ts); the rankers for everything else, as in LIGHT:
+ *   - speech: the dialogue pool, retrieved with the bi-encoder and reranked with the cross-encoder;
+ *   - action: the character's valid actions, ranked with the bi-encoder; taken when the best score
+ *     reaches the action threshold;
+ *   - emote: LIGHT's 22, ranked with the bi-encoder; taken (when no action is) at the emote threshold.
+ * Thresholds are tuned on the written corpus (thresholds.ts) or given.
+ *
+ * `decide()` takes a batch of turns and ranks them together: one context encoding per phase, one
+ * pool search, one cross-encoder call per turn; candidate embeddings (actions, emotes) are
+ * memoised. Results do not depend on what else is in the batch. Inference runs on the runtime's
+ * inference thread, so the event loop stays free.
+ */
+import { argsortDesc, EMOTES, type CandidatePool, type ModelRanker } from '../../models/runtime/index.js';
+import { formatContext, type ContextTask, type HistoryEntry } from './context.js';
+import { cueOf, FEAR_EMOTES } from './cues.js';
+import type { AgentView } from './view.js';
+
+export interface Thresholds {
+  /** Take the best valid action when its bi-encoder score is at least this. */
+  action: number;
+  /** Else emote when the best emote's score is at least this. */
+  emote: number;
+}
+
+export interface TurnInput {
+  view: AgentView;
+  /** The character's memory, oldest first (without this turn). */
+  history: HistoryEntry[];
+  /** An action the character already committed to (the next step of a plan); taken if still valid. */
+  queued?: string;
+  /** Picks among phrasings of rule-made replies (deterministic: no randomness inside). */
+  variant?: number;
+}
+
+export type SaySource = 'model' | 'answer' | 'request' | 'refusal';
+export type ActSource = 'request' | 'plan' | 'cue' | 'model' | 'none';
+
+export interface TurnChoice {
+  /** What to say ('' for nothing). */
+  say: string;
+  /** Graph actions to take, in order: a request's plan, or the model's one action. */
+  actions: string[];
+  emote?: string;
+  /** Say after the actions (a plan that stops part-way: do what can be done, then say why not). */
+  sayAfter?: boolean;
+  why: { say: SaySource; act: ActSource; emote?: 'model' | 'cue' };
+  /** Scores, for the behaviour suite and for tuning. */
+  scores?: { action?: number; emote?: number; topAction?: string; topEmote?: string };
+}
+
+export interface PolicyOptions {
+  /** Cross-encoder rerank of the best k retrieved utterances (0: bi-encoder only). Default 20. */
+  rerank?: number;
+  /** History lines kept in the context (newest). Default 16. */
+  historyLimit?: number;
+  thresholds?: Thresholds;
+}
+
+export const DEFAULT_THRESHOLDS: Thresholds = { action: 0.35, emote: 0.35 };
+
+const ACK: Record<string, string[]> = {
+  give: ['Here, take {obj}.', 'Of course. Here you are.', 'Here it is; mind you look after it.', 'Take it, then.'],
+  get: ['Right away.', 'I can do that.', 'There, I have it.', 'As you like.'],
+  put: ['There. Done.', 'As you wish.', 'All right, there it goes.'],
+  drop: ['There, I have put it down.', 'Very well.', 'Fine, there it is.'],
+  wear: ['Very well, I shall put it on.', 'If you think it suits me.', 'All right.'],
+  wield: ['Then I shall arm myself.', 'Very well.', 'So be it.'],
+  remove: ['All right, off it comes.', 'Very well.', 'If you insist.'],
+  eat: ['Gladly; I am hungry.', "Don't mind if I do.", 'Mm, all right.'],
+  drink: ["Don't mind if I do.", 'Cheers, then.', 'Well, just a sip.'],
+  hug: ['Come here, you.', 'There, there.', 'Of course, friend.'],
+  hit: ['You asked for it!', 'Have it your way!', 'So be it!'],
+  steal: ['If you say so...', 'Quietly, then.'],
+  equip: ['Very well.', 'All right.'],
+};
+
+const pick = <T>(items: readonly T[], variant: number): T => items[Math.abs(Math.trunc(variant)) % items.length]!;
+
+/** The reply for carrying out a request: "Here, take the flask of rum." */
+export function acknowledge(verb: string, steps: string[], variant = 0): string {
+  const templates = ACK[verb] ?? ['As you wish.', 'All right.'];
+  const last = steps[steps.length - 1] ?? '';
+  const obj = /^give (.+) to /.exec(last)?.[1];
+  const t = pick(templates, variant);
+  return t.includes('{obj}') ? (obj ? t.replace('{obj}', `the ${obj}`) : 'Here you are.') : t;
+}
+
+/** The reply for a request that cannot be carried out: "Sorry, I don't have a sword." */
+export function refuse(reason: string, done: number): string {
+  const r = reason.replace(/\s+/g, ' ').trim();
+  if (done > 0) return `That's as far as I can go: ${lowerFirst(r)}`;
+  return /^(I|My)\b/.test(r) ? `Sorry, ${lowerFirst(r)}` : r;
+}
+
+const lowerFirst = (s: string) => (/^I\b/.test(s) ? s : s.charAt(0).toLowerCase() + s.slice(1));
+
+export const HOSTILE = /^(hit|steal) /;
+
+/** Actions the model may take given its history: no repeat of its last three, no unprovoked hit or theft. */
+export function actionFilter(history: HistoryEntry[]): (action: string) => boolean {
+  const recent = history.slice(-8);
+  const mine = new Set(recent.filter((h) => h.speaker === 'self' && h.kind === 'act').slice(-3).map((h) => h.text));
+  const provoked = recent.some((h) => h.speaker === 'partner' && ((h.kind === 'act' && HOSTILE.test(h.text)) || (h.kind === 'say' && cueOf(h.text) === 'threat')));
+  return (action) => !mine.has(action) && (provoked || !HOSTILE.test(action));
+}
+
+/** Emotes the character made in its last two turns (not repeated back to back). */
+function recentEmotes(history: HistoryEntry[]): Set<string> {
+  return new Set(history.filter((h) => h.speaker === 'self' && h.kind === 'emote').slice(-2).map((h) => h.text));
+}
+
+interface Scored {
+  texts: string[];
+  scores: number[];
+}
+
+export class Policy {
+  thresholds: Thresholds;
+  private readonly rerank: number;
+  private readonly historyLimit: number;
+  private readonly memo = new Map<string, Float32Array>();
+
+  constructor(
+    readonly ranker: ModelRanker,
+    readonly pool: CandidatePool,
+    opts: PolicyOptions = {},
+  ) {
+    this.thresholds = opts.thresholds ?? DEFAULT_THRESHOLDS;
+    this.rerank = ranker.crossEncoder ? Math.max(0, opts.rerank ?? 20) : 0;
+    this.historyLimit = opts.historyLimit ?? 16;
+  }
+
+  /** The LIGHT-format context for a task. */
+  context(view: AgentView, history: HistoryEntry[], task: ContextTask): string {
+    return formatContext({ ...view.facts, history: history.slice(-this.historyLimit) }, task);
+  }
+
+  /** Normalised embeddings of candidate texts, memoised. */
+  private async embed(texts: string[]): Promise<Map<string, Float32Array>> {
+    const missing = [...new Set(texts.filter((t) => !this.memo.has(t)))];
+    if (missing.length) {
+      const emb = await this.ranker.biEncoder.encodeMany(missing, { batchSize: 128 });
+      const d = this.ranker.biEncoder.dim;
+      missing.forEach((t, i) => {
+        if (this.memo.size >= 50_000) this.memo.delete(this.memo.keys().next().value as string);
+        this.memo.set(t, emb.slice(i * d, (i + 1) * d));
+      });
+    }
+    const out = new Map<string, Float32Array>();
+    for (const t of texts) out.set(t, this.memo.get(t)!);
+    return out;
+  }
+
+  /** Contexts embedded in one batch; returns one vector per context. */
+  private async encode(contexts: string[]): Promise<Float32Array[]> {
+    if (!contexts.length) return [];
+    const q = await this.ranker.encodeContexts(contexts);
+    const d = q.length / contexts.length;
+    return contexts.map((_, i) => q.subarray(i * d, (i + 1) * d));
+  }
+
+  private static dot(a: Float32Array, b: Float32Array): number {
+    let s = 0;
+    for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+    return s;
+  }
+
+  /** Best-first scores of candidates for one query vector (ties keep candidate order). */
+  private scoreList(q: Float32Array, cands: string[], emb: Map<string, Float32Array>): Scored {
+    const s = cands.map((c) => Policy.dot(q, emb.get(c)!));
+    const order = argsortDesc(s);
+    return { texts: order.map((i) => cands[i]!), scores: order.map((i) => s[i]!) };
+  }
+
+  /** Utterances for several speech contexts: retrieve, rerank, skip what the character said lately. */
+  async speak(contexts: string[], avoid: Set<string>[]): Promise<string[]> {
+    if (!contexts.length) return [];
+    const q = await this.ranker.encodeContexts(contexts);
+    const k = Math.max(20, this.rerank);
+    const hits = await this.pool.search(q, k);
+    return Promise.all(
+      contexts.map(async (ctx, i) => {
+        let texts = (hits[i] ?? []).map((h) => this.pool.texts[h.index]!);
+        if (this.rerank > 0 && this.ranker.crossEncoder && texts.length) {
+          const head = texts.slice(0, this.rerank);
+          const logits = await this.ranker.crossEncoder.score(ctx, head);
+          texts = [...argsortDesc(logits).map((j) => head[j]!), ...texts.slice(this.rerank)];
+        }
+        const fresh = texts.find((t) => !avoid[i]!.has(t.toLowerCase()));
+        return fresh ?? texts[0] ?? '';
+      }),
+    );
+  }
+
+  /**
+   * Ranked valid actions and emotes for several turns (contexts with the history given, which should
+   * end with what the character just said). One encoding call for all contexts.
+   */
+  async rankActs(items: { view: AgentView; history: HistoryEntry[] }[]): Promise<{ actions: Scored; emotes: Scored }[]> {
+    if (!items.length) return [];
+    const ctxs = items.flatMap((it) => [this.context(it.view, it.history, 'action'), this.context(it.view, it.history, 'emote')]);
+    const [vecs, actEmb, emoteEmb] = await Promise.all([this.encode(ctxs), this.embed(items.flatMap((it) => it.view.validActions)), this.embed([...EMOTES])]);
+    return items.map((it, j) => ({ actions: this.scoreList(vecs[2 * j]!, it.view.validActions, actEmb), emotes: this.scoreList(vecs[2 * j + 1]!, [...EMOTES], emoteEmb) }));
+  }
+
+  /** Decide a batch of turns. */
+  async decide(inputs: TurnInput[]): Promise<TurnChoice[]> {
+    const choices: TurnChoice[] = inputs.map(() => ({ say: '', actions: [], why: { say: 'model', act: 'none' } }));
+
+    // 1. Rules that settle speech and actions.
+    const needSpeech: number[] = [];
+    inputs.forEach((inp, i) => {
+      const c = choices[i]!;
+      const v = inp.view;
+      const variant = inp.variant ?? 0;
+      if (inp.queued && v.validActions.includes(inp.queued)) {
+        c.actions = [inp.queued];
+        c.why.act = 'plan';
+      }
+      if (v.plan && !c.actions.length) {
+        const p = v.plan;
+        c.actions = p.steps;
+        c.why.act = 'request';
+        if (p.failure) {
+          c.say = refuse(p.failure.reason, p.steps.length);
+          c.sayAfter = p.steps.length > 0;
+          c.why.say = 'refusal';
+        } else {
+          c.say = acknowledge(p.verb, p.steps, variant);
+          c.why.say = 'request';
+        }
+      }
+      if (v.answer) {
+        c.say = c.say ? `${v.answer} ${c.say}` : v.answer;
+        c.why.say = 'answer';
+      }
+      if (!c.say) needSpeech.push(i);
+    });
+
+    // 2. Speech from the model, for turns the rules left silent.
+    const avoid = (h: HistoryEntry[]) => new Set(h.filter((e) => e.kind === 'say').slice(-12).map((e) => e.text.toLowerCase()));
+    const said = await this.speak(needSpeech.map((i) => this.context(inputs[i]!.view, inputs[i]!.history, 'speech')), needSpeech.map((i) => avoid(inputs[i]!.history)));
+    needSpeech.forEach((i, j) => {
+      choices[i]!.say = said[j]!;
+      choices[i]!.why.say = 'model';
+    });
+
+    // 3. Actions and emotes from the model (contexts include what the character just said).
+    const needAct = inputs.map((_, i) => i).filter((i) => !choices[i]!.actions.length);
+    if (needAct.length) {
+      const ranked = await this.rankActs(
+        needAct.map((i) => {
+          const inp = inputs[i]!;
+          const h: HistoryEntry[] = choices[i]!.say ? [...inp.history, { speaker: 'self', kind: 'say', text: choices[i]!.say }] : inp.history;
+          return { view: inp.view, history: h };
+        }),
+      );
+      needAct.forEach((i, j) => {
+        const inp = inputs[i]!;
+        const c = choices[i]!;
+        const v = inp.view;
+        const { actions: acts, emotes } = ranked[j]!;
+        c.scores = { action: acts.scores[0], topAction: acts.texts[0], emote: emotes.scores[0], topEmote: emotes.texts[0] };
+        const partner = v.partner?.name.toLowerCase();
+        if (v.cue === 'threat') {
+          // Hit back when the model ranks hitting among its two best actions; else a frightened emote.
+          const hit = partner ? `hit ${partner}` : undefined;
+          const rank = hit ? acts.texts.indexOf(hit) : -1;
+          if (rank >= 0 && rank < 2) {
+            c.actions = [hit!];
+            c.why.act = 'cue';
+          } else {
+            c.emote = emotes.texts.find((e) => (FEAR_EMOTES as readonly string[]).includes(e)) ?? 'scream';
+            c.why.emote = 'cue';
+          }
+          return;
+        }
+        if (v.cue === 'sad' && partner && v.validActions.includes(`hug ${partner}`)) {
+          c.actions = [`hug ${partner}`];
+          c.why.act = 'cue';
+          return;
+        }
+        // The model's best action that is not a repeat of the character's own recent ones, and not
+        // an unprovoked attack or theft; taken when its score reaches the threshold.
+        const ok = actionFilter(inp.history);
+        const a = acts.texts.findIndex(ok);
+        const e = emotes.texts.findIndex((x) => !recentEmotes(inp.history).has(x));
+        if (a >= 0 && acts.scores[a]! >= this.thresholds.action) {
+          c.actions = [acts.texts[a]!];
+          c.why.act = 'model';
+        } else if (e >= 0 && emotes.scores[e]! >= this.thresholds.emote) {
+          c.emote = emotes.texts[e]!;
+          c.why.emote = 'model';
+        }
+      });
+    }
+    return choices;
+  }
+}
