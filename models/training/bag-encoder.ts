@@ -1,7 +1,10 @@
 /**
  * The bi-encoder: a weighted bag of word embeddings, projected and L2-normalised.
  *
- *   a_i = softplus(u[t_i]) * mask_i          (a learned weight per vocabulary word, like IDF)
+ *   a_i = softplus(u[t_i]) * exp(p[b_i])     (a learned weight per vocabulary word, like IDF,
+ *                                             times a learned weight of its distance from the end:
+ *                                             b_i = recencyBucket(n - 1 - i), so the newest lines of
+ *                                             a long context can count more than the persona)
  *   s   = sum_i a_i E[t_i] / (sum_i a_i + eps)
  *   z   = normalize(s W)
  *
@@ -13,6 +16,12 @@ import { Param, sigmoid, softplus } from './params.js';
 import type { Rng } from '../../server/engine/rng.js';
 
 export const POOL_EPS = 1e-6;
+export const RECENCY_BUCKETS = 8;
+
+/** 0 for the last token, then 1, 2-3, 4-7, ... 64+ tokens from the end. */
+export function recencyBucket(fromEnd: number): number {
+  return Math.max(0, Math.min(RECENCY_BUCKETS - 1, Math.floor(Math.log2(fromEnd + 0.5)) + 1));
+}
 
 export interface BagEncoderShape { vocab: number; dim: number; out: number }
 
@@ -20,6 +29,8 @@ export class BagEncoder {
   readonly E: Param;
   readonly u: Param;
   readonly W: Param;
+  /** Log-weights of the recency buckets. */
+  readonly p: Param;
 
   constructor(readonly shape: BagEncoderShape, init: { embeddings?: Float32Array; weights?: Float32Array }, rng: Rng) {
     const { vocab, dim, out } = shape;
@@ -30,10 +41,11 @@ export class BagEncoder {
     const w = new Float32Array(dim * out);
     for (let i = 0; i < dim; i++) for (let j = 0; j < out; j++) w[i * out + j] = (i === j ? 1 : 0) + (rng.next() - 0.5) * 0.02;
     this.W = new Param('W', w, [dim, out]);
+    this.p = new Param('p', new Float32Array(RECENCY_BUCKETS), [RECENCY_BUCKETS]);
   }
 
   params(): Param[] {
-    return [this.E, this.u, this.W];
+    return [this.E, this.u, this.W, this.p];
   }
 
   /** Encode one token sequence. Returns z and what backward needs. */
@@ -42,8 +54,9 @@ export class BagEncoder {
     const E = this.E.value;
     const a = new Float32Array(ids.length);
     let A = POOL_EPS;
-    for (let i = 0; i < ids.length; i++) {
-      a[i] = softplus(this.u.value[ids[i]!]!);
+    const n = ids.length;
+    for (let i = 0; i < n; i++) {
+      a[i] = softplus(this.u.value[ids[i]!]!) * Math.exp(this.p.value[recencyBucket(n - 1 - i)]!);
       A += a[i]!;
     }
     const s = new Float32Array(dim);
@@ -103,8 +116,12 @@ export class BagEncoder {
         da += ds[k]! * (E[off + k]! - c.s[k]!);
       }
       this.E.touched.add(t);
-      this.u.grad[t] = this.u.grad[t]! + (da / c.A) * sigmoid(this.u.value[t]!);
+      const dai = da / c.A;
+      const rb = recencyBucket(c.ids.length - 1 - i);
+      const recency = Math.exp(this.p.value[rb]!);
+      this.u.grad[t] = this.u.grad[t]! + dai * sigmoid(this.u.value[t]!) * recency;
       this.u.touched.add(t);
+      this.p.grad[rb] = this.p.grad[rb]! + dai * c.a[i]!;
     }
   }
 }

@@ -6,7 +6,7 @@
  * Tables may be stored as float16 (with a Cast) to halve the file size.
  */
 import { GraphBuilder, int } from '../onnx/onnx.js';
-import { POOL_EPS, type BagEncoder } from './bag-encoder.js';
+import { POOL_EPS, RECENCY_BUCKETS, type BagEncoder } from './bag-encoder.js';
 import { ALPHA_EPS, KERNEL_MU, KERNEL_SIGMA, LOG_EPS, type KernelRanker } from './kernel-ranker.js';
 import { SPECIAL_TOKENS } from '../tokenizer/wordpiece.js';
 
@@ -53,6 +53,18 @@ function table(g: GraphBuilder, name: string, dims: number[], data: Float32Array
   return g.node('Cast', [`${name}_f16`], name, { to: int(1) });
 }
 
+/**
+ * exp(logWeights[bucket(fromEnd)]) per position, with bucket(r) = clamp(floor(log2(r + 0.5)) + 1,
+ * 0, buckets - 1) as in recencyBucket. `fromEnd` is a float tensor [B,T].
+ */
+function recencyWeights(g: GraphBuilder, fromEnd: string, logWeights: Float32Array, name: string): string {
+  const table = g.initializer(`${name}_recency`, 'float', [logWeights.length], Float32Array.from(logWeights, Math.exp));
+  const r = g.node('Max', [fromEnd, g.scalar(0)]);
+  const log2 = g.node('Div', [g.node('Log', [g.node('Add', [r, g.scalar(0.5)])]), g.scalar(Math.LN2)]);
+  const bucket = g.node('Min', [g.node('Max', [g.node('Add', [g.node('Floor', [log2]), g.scalar(1)]), g.scalar(0)]), g.scalar(RECENCY_BUCKETS - 1)]);
+  return g.node('Gather', [table, g.node('Cast', [bucket], undefined, { to: int(7) })], `${name}_recency_weight`, { axis: int(0) });
+}
+
 export function bagEncoderGraph(enc: BagEncoder, opts: ExportOptions = {}): GraphBuilder {
   const { vocab, dim, out } = enc.shape;
   const g = new GraphBuilder('bi_encoder');
@@ -64,7 +76,11 @@ export function bagEncoderGraph(enc: BagEncoder, opts: ExportOptions = {}): Grap
   const tok = g.node('Gather', [E, 'input_ids'], 'tok', { axis: int(0) }); // [B,T,D]
   const u = g.node('Gather', ['token_weight_logits', 'input_ids'], 'tok_u', { axis: int(0) }); // [B,T]
   const mask = g.node('Cast', ['attention_mask'], 'mask_f', { to: int(1) });
-  const a = g.node('Mul', [g.node('Softplus', [u]), mask], 'weights'); // [B,T]
+  const pos = g.node('CumSum', [mask, g.constant('int64', [], BigInt64Array.of(1n), 'axis1')], 'position_plus_1'); // [B,T]
+  const len = g.node('ReduceSum', [mask, g.int64s([1])], 'length', { keepdims: int(1) }); // [B,1]
+  const fromEnd = g.node('Sub', [len, pos], 'from_end'); // last real token: 0
+  const recency = recencyWeights(g, fromEnd, enc.p.value, 'token');
+  const a = g.node('Mul', [g.node('Mul', [g.node('Softplus', [u]), recency]), mask], 'weights'); // [B,T]
   const a3 = g.node('Unsqueeze', [a, g.int64s([2])], 'weights3'); // [B,T,1]
   const num = g.node('ReduceSum', [g.node('Mul', [tok, a3]), g.int64s([1])], 'weighted_sum', { keepdims: int(0) }); // [B,D]
   const den = g.node('Add', [g.node('ReduceSum', [a, g.int64s([1])], 'weight_total', { keepdims: int(1) }), g.scalar(POOL_EPS)]); // [B,1]
@@ -94,28 +110,68 @@ export function kernelRankerGraph(model: KernelRanker, opts: ExportOptions = {})
   g.initializer('context_weight_logits', 'float', [vocab], model.v.value);
   g.initializer('mus', 'float', [K], Float32Array.from(KERNEL_MU));
   g.initializer('neg_inv_2sigma2', 'float', [K], Float32Array.from(KERNEL_SIGMA.map((s) => -1 / (2 * s * s))));
-  g.initializer('kernel_weights', 'float', [K, 1], model.w.value);
+  g.initializer('kernel_weights', 'float', [2 * K, 1], Float32Array.from([...model.w.value, ...model.w2.value]));
   g.initializer('bias', 'float', [1], model.b.value);
   const n = g.node('Gather', [N, 'input_ids'], 'tok', { axis: int(0) }); // [B,T,D]
-  const nt = g.node('Transpose', [n], 'tok_t', { perm: { kind: 'ints', value: [0, 2, 1] } });
-  const M = g.node('MatMul', [n, nt], 'sim'); // [B,T,T], M[b,i,j] = cos(i, j)
   const mask = g.node('Cast', ['attention_mask'], 'mask_f', { to: int(1) });
   const types = g.node('Cast', ['token_type_ids'], 'types_f', { to: int(1) });
+  // Candidate tokens come after the context; compare every token only with the columns from the
+  // earliest candidate start on (when a batch shares one context, just the candidate's).
+  const start = g.node('ReduceMin', [g.node('ArgMax', [types], undefined, { axis: int(1), keepdims: int(0) })], 'candidate_start', { keepdims: int(1) }); // [1]
+  const sliceCols = (x: string) => g.node('Slice', [x, start, g.int64s([2 ** 31 - 1]), g.int64s([1])]);
+  const nc = sliceCols(n); // [B,Tc,D]
+  const nct = g.node('Transpose', [nc], 'cand_t', { perm: { kind: 'ints', value: [0, 2, 1] } });
+  const M = g.node('MatMul', [n, nct], 'sim'); // [B,T,Tc], M[b,i,j] = cos(token i, candidate-side token j)
   const notSpecial = g.node('Cast', [g.node('Greater', ['input_ids', g.constant('int64', [], BigInt64Array.of(BigInt(SPECIAL_TOKENS.length - 1)), 'last_special')])], 'not_special', { to: int(1) });
   const live = g.node('Mul', [mask, notSpecial]);
   const qmask = g.node('Mul', [live, g.node('Sub', [g.scalar(1), types])], 'context_mask'); // [B,T]
   const dmask = g.node('Mul', [live, types], 'candidate_mask'); // [B,T]
   const diff = g.node('Sub', [g.node('Unsqueeze', [M, g.int64s([3])]), 'mus']); // [B,T,T,K]
   const kern = g.node('Exp', [g.node('Mul', [g.node('Mul', [diff, diff]), 'neg_inv_2sigma2'])], 'kernels');
-  const d4 = g.node('Unsqueeze', [dmask, g.int64s([1, 3])], 'candidate_mask4'); // [B,1,T,1]
+  const d4 = g.node('Unsqueeze', [sliceCols(dmask), g.int64s([1, 3])], 'candidate_mask4'); // [B,1,Tc,1]
   const Kik = g.node('ReduceSum', [g.node('Mul', [kern, d4]), g.int64s([2])], 'soft_tf', { keepdims: int(0) }); // [B,T,K]
   const L = g.node('Log', [g.node('Add', [Kik, g.scalar(LOG_EPS)])], 'log_tf');
   const v = g.node('Gather', ['context_weight_logits', 'input_ids'], 'tok_v', { axis: int(0) });
-  const alpha = g.node('Mul', [g.node('Softplus', [v]), qmask], 'alpha'); // [B,T]
+  const cq = g.node('CumSum', [qmask, g.constant('int64', [], BigInt64Array.of(1n), 'axis1')], 'context_position_plus_1');
+  const Q = g.node('ReduceSum', [qmask, g.int64s([1])], 'context_length', { keepdims: int(1) });
+  const recency = recencyWeights(g, g.node('Sub', [Q, cq]), model.r.value, 'context');
+  const alpha = g.node('Mul', [g.node('Mul', [g.node('Softplus', [v]), recency]), qmask], 'alpha'); // [B,T]
   const A = g.node('Add', [g.node('ReduceSum', [alpha, g.int64s([1])], 'alpha_total', { keepdims: int(1) }), g.scalar(ALPHA_EPS)]); // [B,1]
   const phiNum = g.node('ReduceSum', [g.node('Mul', [L, g.node('Unsqueeze', [alpha, g.int64s([2])])]), g.int64s([1])], 'phi_sum', { keepdims: int(0) }); // [B,K]
-  const phi = g.node('Div', [phiNum, A], 'features');
-  g.node('Add', [g.node('MatMul', [phi, 'kernel_weights']), 'bias'], 'logits');
+  const phi = g.node('Div', [phiNum, A], 'context_features'); // [B,K]
+  // candidate side: soft counts of each candidate word in the context
+  const q4 = g.node('Unsqueeze', [qmask, g.int64s([2, 3])], 'context_mask4'); // [B,T,1,1]
+  const Tjk = g.node('ReduceSum', [g.node('Mul', [kern, q4]), g.int64s([1])], 'candidate_tf', { keepdims: int(0) }); // [B,Tc,K]
+  const Lc = g.node('Log', [g.node('Add', [Tjk, g.scalar(1)])], 'candidate_log_tf');
+  const vc = g.node('Gather', ['context_weight_logits', sliceCols('input_ids')], 'cand_v', { axis: int(0) }); // [B,Tc]
+  const beta = g.node('Mul', [g.node('Softplus', [vc]), sliceCols(dmask)], 'beta');
+  const Bsum = g.node('Add', [g.node('ReduceSum', [beta, g.int64s([1])], 'beta_total', { keepdims: int(1) }), g.scalar(ALPHA_EPS)]);
+  const psi = g.node('Div', [g.node('ReduceSum', [g.node('Mul', [Lc, g.node('Unsqueeze', [beta, g.int64s([2])])]), g.int64s([1])], 'psi_sum', { keepdims: int(0) }), Bsum], 'candidate_features');
+  const feats = g.node('Concat', [phi, psi], 'features', { axis: int(1) }); // [B,2K]
+  const kernelScore = g.node('Add', [g.node('MatMul', [feats, 'kernel_weights']), 'bias'], 'kernel_logits');
+  if (!model.bag) g.node('Identity', [kernelScore], 'logits');
+  else {
+    // the bi-encoder applied to each side, as in training (no special tokens; recency within the side)
+    const bag = model.bag;
+    const E = table(g, 'bag_embeddings', [bag.shape.vocab, bag.shape.dim], bag.E.value, !!opts.float16);
+    g.initializer('bag_weight_logits', 'float', [bag.shape.vocab], bag.u.value);
+    g.initializer('bag_projection', 'float', [bag.shape.dim, bag.shape.out], bag.W.value);
+    const tokE = g.node('Gather', [E, 'input_ids'], 'bag_tok', { axis: int(0) }); // [B,T,D]
+    const w0 = g.node('Softplus', [g.node('Gather', ['bag_weight_logits', 'input_ids'], 'bag_u', { axis: int(0) })]);
+    const side = (m: string, name: string) => {
+      const pos = g.node('CumSum', [m, g.constant('int64', [], BigInt64Array.of(1n), `${name}_axis`)]);
+      const len = g.node('ReduceSum', [m, g.int64s([1])], `${name}_len`, { keepdims: int(1) });
+      const rec = recencyWeights(g, g.node('Sub', [len, pos]), bag.p.value, `bag_${name}`);
+      const a = g.node('Mul', [g.node('Mul', [w0, rec]), m], `${name}_bag_weights`);
+      const num = g.node('ReduceSum', [g.node('Mul', [tokE, g.node('Unsqueeze', [a, g.int64s([2])])]), g.int64s([1])], undefined, { keepdims: int(0) });
+      const den = g.node('Add', [g.node('ReduceSum', [a, g.int64s([1])], undefined, { keepdims: int(1) }), g.scalar(POOL_EPS)]);
+      const h = g.node('MatMul', [g.node('Div', [num, den]), 'bag_projection']);
+      const norm = g.node('Add', [g.node('Sqrt', [g.node('ReduceSum', [g.node('Mul', [h, h]), g.int64s([1])], undefined, { keepdims: int(1) })]), g.scalar(1e-12)]);
+      return g.node('Div', [h, norm], `${name}_bag`);
+    };
+    const sim = g.node('ReduceSum', [g.node('Mul', [side(qmask, 'context'), side(dmask, 'candidate')]), g.int64s([1])], 'bag_similarity', { keepdims: int(1) }); // [B,1]
+    g.node('Add', [kernelScore, g.node('Mul', [sim, g.scalar(model.wb.value[0]!)])], 'logits');
+  }
   g.output('logits', 'float', ['batch', 1]);
   return g;
 }

@@ -59,8 +59,11 @@ export interface TrainReport {
 
 export const DEFAULT_TRAIN: Omit<TrainOptions, 'data' | 'world' | 'out' | 'log' | 'progress'> = {
   seed: 1, extra: [], pretrained: true, cacheDir: '.cache/pretrained', vocabSize: 20000, outDim: 128,
-  biEpochs: 6, crossEpochs: 2, biMaxTokens: 128, crossMaxTokens: 160, batchSize: 32, lr: 2e-3, float16: true,
+  biEpochs: 4, crossEpochs: 1, biMaxTokens: 512, crossMaxTokens: 256, batchSize: 32, lr: 2e-3, float16: true,
 };
+
+/** Initial log-weights of the recency buckets (last token, 1, 2-3, 4-7, 8-15, 16-31, 32-63, 64+ from the end). */
+const RECENCY_PRIOR = [2, 2, 2, 2, 1.5, 1, 0, -0.5];
 
 interface Encoded { ex: Example; ctxBi: number[]; ctxCross: number[] }
 
@@ -70,9 +73,12 @@ function fitLines(wp: WordPiece, lines: string[], budget: number): number[] {
   return wp.encode(kept.join('\n')).slice(0, budget);
 }
 
+/** Embedding tables learn slowly, word weights faster, the few scalars of the scorer fastest. */
+const LR_SCALE: Record<string, number> = { E: 1, F: 1, u: 5, v: 5, W: 1, p: 10, r: 10, w: 10, w2: 10, b: 10, wb: 10 };
+
 function stepAll(params: Param[], step: number, lr: number): void {
   for (const p of params) {
-    p.adam(step, lr);
+    p.adam(step, lr * (LR_SCALE[p.name] ?? 1));
     p.zeroGrad();
   }
 }
@@ -120,7 +126,12 @@ export async function train(opts: TrainOptions): Promise<Trained> {
       pretrainedRows++;
     } else for (let k = 0; k < dim; k++) emb[r * dim + k] = (rng.next() - 0.5) * 0.1;
   });
-  opts.log(`embeddings: ${pretrainedRows} of ${vocab.length} rows from GloVe`);
+  // Centre the table: averages of raw GloVe vectors all point along their common mean direction,
+  // which drowns the differences between texts ("all-but-the-top", Mu & Viswanath, 2018).
+  const mean = new Float64Array(dim);
+  for (let r = 0; r < vocab.length; r++) for (let k = 0; k < dim; k++) mean[k] = mean[k]! + emb[r * dim + k]! / vocab.length;
+  for (let r = 5; r < vocab.length; r++) for (let k = 0; k < dim; k++) emb[r * dim + k] = emb[r * dim + k]! - mean[k]!;
+  opts.log(`embeddings: ${pretrainedRows} of ${vocab.length} rows from GloVe (centred)`);
 
   // ---- encode ---------------------------------------------------------------------------------
   const encode = (xs: Example[]): Encoded[] => xs.map((ex) => ({ ex, ctxBi: [CLS_ID, ...fitLines(wp, ex.lines, opts.biMaxTokens - 2), SEP_ID], ctxCross: fitLines(wp, ex.lines, opts.crossMaxTokens - 3 - 24) }));
@@ -148,8 +159,20 @@ export async function train(opts: TrainOptions): Promise<Trained> {
   });
   const validSets = evalSets('valid');
 
+  // ---- word weights: start from IDF over the training texts, as TF-IDF does -------------------
+  const docs = [...new Set(bySplit.train.flatMap((x) => [...x.lines, x.label]))];
+  const df = new Float64Array(vocab.length);
+  for (const d of docs) for (const t of new Set(wp.encode(d))) df[t] = df[t]! + 1;
+  const idfLogits = new Float32Array(vocab.length);
+  for (let t = 0; t < vocab.length; t++) {
+    const idf = Math.log((docs.length + 1) / (df[t]! + 1)) + 0.1; // > 0
+    idfLogits[t] = Math.log(Math.expm1(Math.min(idf, 20))); // softplus^-1(idf)
+  }
+
   // ---- bi-encoder -----------------------------------------------------------------------------
-  const bi = new BagEncoder({ vocab: vocab.length, dim, out: opts.outDim }, { embeddings: new Float32Array(emb) }, rng);
+  const bi = new BagEncoder({ vocab: vocab.length, dim, out: opts.outDim }, { embeddings: new Float32Array(emb), weights: new Float32Array(idfLogits) }, rng);
+  // A prior that the newest words of a context matter most (the partner's last line); learned on.
+  bi.p.value.set(RECENCY_PRIOR);
   const scale = 20;
   let step = 0;
   const epochs: EpochReport[] = [];
@@ -174,6 +197,10 @@ export async function train(opts: TrainOptions): Promise<Trained> {
     }
     return { dialogue_r1: hits.speech![0] / Math.max(1, hits.speech![1]), action_acc: hits.action![0] / Math.max(1, hits.action![1]), emote_acc: hits.emote![0] / Math.max(1, hits.emote![1]) };
   };
+  {
+    const v0 = evalBi(validSets);
+    opts.log(`bi-encoder before training: valid dialogue R@1/20 ${v0.dialogue_r1.toFixed(3)}  action acc ${v0.action_acc.toFixed(3)}  emote acc ${v0.emote_acc.toFixed(3)}`);
+  }
   for (let epoch = 1; epoch <= opts.biEpochs; epoch++) {
     const t0 = Date.now();
     const order = rng.shuffle([...enc.train]);
@@ -233,9 +260,20 @@ export async function train(opts: TrainOptions): Promise<Trained> {
   }
 
   // ---- cross-encoder --------------------------------------------------------------------------
-  const cross = new KernelRanker(vocab.length, dim, new Float32Array(emb));
+  // The cross-encoder compares words with the bi-encoder's trained (in-domain) embeddings, kept fixed.
+  const cross = new KernelRanker(vocab.length, dim, new Float32Array(bi.E.value));
+  cross.freezeEmbeddings = true;
+  cross.bag = bi;
+  // Start from the bi-encoder's judgement plus exact word matches (the TF-IDF-like evidence).
+  cross.w.value.fill(0);
+  cross.w2.value.fill(0);
+  cross.w.value[0] = 1;
+  cross.v.value.set(idfLogits);
+  cross.r.value.set(RECENCY_PRIOR);
   const trainUtterances = [...new Set(bySplit.train.filter((x) => x.task === 'speech').map((x) => x.label))];
   const uttZ = trainUtterances.map((t) => bi.forward(candIds(t)).z);
+  const utteranceEpisodes = new Map<string, Set<string>>();
+  for (const x of bySplit.train) if (x.task === 'speech') (utteranceEpisodes.get(x.label) ?? utteranceEpisodes.set(x.label, new Set()).get(x.label)!).add(x.episode);
   const hardNegatives = (e: Encoded, k: number): string[] => {
     const c = bi.forward(e.ctxBi).z;
     const scored = uttZ.map((v, i) => {
@@ -243,7 +281,8 @@ export async function train(opts: TrainOptions): Promise<Trained> {
       for (let j = 0; j < v.length; j++) d += c[j]! * v[j]!;
       return { i, d };
     }).sort((a, b) => b.d - a.d);
-    return scored.map((s) => trainUtterances[s.i]!).filter((t) => t !== e.ex.label).slice(0, k);
+    // never from the same episode: its lines are in the history, and would teach that matching the context is wrong
+    return scored.map((s) => trainUtterances[s.i]!).filter((t) => t !== e.ex.label && !utteranceEpisodes.get(t)?.has(e.ex.episode)).slice(0, k);
   };
   const evalCross = (sets: ReturnType<typeof evalSets>) => {
     const hits: Record<string, [number, number]> = { speech: [0, 0], action: [0, 0] };
@@ -253,8 +292,9 @@ export async function train(opts: TrainOptions): Promise<Trained> {
       let arg = '';
       const q = e.ctxCross.filter((t) => t > 4);
       const qUnits = cross.units(q);
+      const qBag = cross.bagVector(q);
       for (const cand of cands) {
-        const s = cross.forward(q, crossCand(cand).filter((t) => t > 4), qUnits).score;
+        const s = cross.forward(q, crossCand(cand).filter((t) => t > 4), qUnits, qBag).score;
         if (s > best) { best = s; arg = cand; }
       }
       hits[e.ex.task]![1]++;
@@ -266,14 +306,14 @@ export async function train(opts: TrainOptions): Promise<Trained> {
   const groups = crossTrain.map((e) => {
     let negs: string[];
     if (e.ex.task === 'speech') {
-      const hard = hardNegatives(e, 4);
+      const hard = hardNegatives(e, 2);
       const rand: string[] = [];
       for (let g = 0; rand.length < 3 && g < 50; g++) {
         const t = trainUtterances[rng.int(trainUtterances.length)]!;
-        if (t !== e.ex.label && !hard.includes(t)) rand.push(t);
+        if (t !== e.ex.label && !hard.includes(t) && !utteranceEpisodes.get(t)?.has(e.ex.episode)) rand.push(t);
       }
       negs = [...hard, ...rand];
-    } else negs = rng.shuffle((e.ex.candidates ?? []).filter((c) => c !== e.ex.label)).slice(0, 7);
+    } else negs = rng.shuffle((e.ex.candidates ?? []).filter((c) => c !== e.ex.label)).slice(0, 5);
     return { q: e.ctxCross.filter((t) => t > 4), cands: [e.ex.label, ...negs].map((t) => crossCand(t).filter((x) => x > 4)) };
   }).filter((g) => g.cands.length > 1 && g.q.length > 0);
   for (let epoch = 1; epoch <= opts.crossEpochs; epoch++) {
@@ -283,7 +323,7 @@ export async function train(opts: TrainOptions): Promise<Trained> {
     for (let b = 0; b < order.length; b += opts.batchSize) {
       const batch = order.slice(b, b + opts.batchSize);
       for (const g of batch) lossSum += groupLoss(cross, g.q, g.cands, 1 / batch.length);
-      stepAll(cross.params(), ++step, opts.lr / 2);
+      stepAll(cross.params(), ++step, opts.lr);
       opts.progress(`cross-encoder epoch ${epoch}/${opts.crossEpochs}`, Math.min(b + opts.batchSize, order.length), order.length, `loss ${(lossSum / Math.min(b + opts.batchSize, order.length)).toFixed(3)}`);
     }
     const valid = evalCross(validSets);
