@@ -7,17 +7,17 @@ import type { ModelEpisode } from './episodes.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS model_episodes (
-  id          TEXT PRIMARY KEY,
   run         TEXT NOT NULL,        -- one lightmud episodes invocation
+  id          TEXT NOT NULL,        -- the episode's id (the same seed gives the same ids)
   seed        INTEGER NOT NULL,
   room        TEXT NOT NULL,
   characters  TEXT NOT NULL,        -- JSON array of character ids
   turns       INTEGER NOT NULL,
   model       TEXT NOT NULL,        -- model directory
   episode     TEXT NOT NULL,        -- the whole episode, JSON (as written to the JSONL file)
-  created_at  INTEGER NOT NULL
+  created_at  INTEGER NOT NULL,
+  PRIMARY KEY (run, id)
 );
-CREATE INDEX IF NOT EXISTS model_episodes_run ON model_episodes (run);
 `;
 
 export class EpisodeStore {

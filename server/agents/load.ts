@@ -43,7 +43,7 @@ export interface LoadPolicyOptions extends Omit<PolicyOptions, 'thresholds' | 'r
   rerank?: number | 'auto';
   /** Model directory (default models/default, or $LIGHTMUD_MODEL). */
   modelDir?: string;
-  /** Where to cache pool embeddings and tuned thresholds (default .cache/agents). */
+  /** Where to cache pool embeddings and tuned thresholds (default $LIGHTMUD_AGENT_CACHE or .cache/agents). */
   cacheDir?: string;
   /** Files or directories of utterances for the pool (default: the model's utterances.txt and world-data/episodes). */
   utterances?: string[];
@@ -74,7 +74,7 @@ export function defaultModelDir(): string {
 
 export async function loadPolicy(opts: LoadPolicyOptions = {}): Promise<LoadedPolicy> {
   const modelDir = resolve(opts.modelDir ?? defaultModelDir());
-  const cacheDir = opts.cacheDir ?? DEFAULT_CACHE_DIR;
+  const cacheDir = opts.cacheDir ?? process.env.LIGHTMUD_AGENT_CACHE ?? DEFAULT_CACHE_DIR;
   const ranker = await ModelRanker.load(modelDir, { threads: opts.threads });
   const sources = opts.utterances ?? [join(modelDir, 'utterances.txt'), DEFAULT_EPISODES].filter((p) => existsSync(p));
   const texts = sources.length ? readUtterances(sources) : [];
@@ -96,8 +96,14 @@ export async function loadPolicy(opts: LoadPolicyOptions = {}): Promise<LoadedPo
         const held = all.filter((e) => opts.world!.room(e.room) && splitOf(e, opts.world!, cfg) !== 'train');
         if (held.length >= 20) episodes = held;
       }
-      tuning = await tunedThresholds(policy, opts.world, episodes, { cacheDir });
-      policy.thresholds = { action: tuning.action, emote: tuning.emote };
+      const tuned = await tunedThresholds(policy, opts.world, episodes, { cacheDir });
+      // Too few corpus turns in this world (another world than the corpus's): keep the defaults.
+      if (tuned.n >= 50) {
+        tuning = tuned;
+        policy.thresholds = { action: tuned.action, emote: tuned.emote };
+      }
+    }
+    if (tuning) {
       opts.log?.(`act/emote thresholds ${tuning.action.toFixed(3)} / ${tuning.emote.toFixed(3)}: agreement with the corpus ${(tuning.agreement * 100).toFixed(1)}% (doing nothing: ${(tuning.baseline * 100).toFixed(1)}%), acts ${(tuning.actRate * 100).toFixed(0)}%, emotes ${(tuning.emoteRate * 100).toFixed(0)}% of turns`);
     }
   }

@@ -49,7 +49,7 @@ export interface AgentsOptions {
   scriptsDir?: string;
   /** Milliseconds between a script's commands (default 5000). */
   scriptPaceMs?: number;
-  /** Mean seconds between a model character's turns of its own while a player is in its room (0: never; default 90). */
+  /** Mean seconds between a model character's turns of its own while a player is in its room (0: never; default $LIGHTMUD_AGENT_IDLE_SECONDS or 90). */
   idleSeconds?: number;
   /** Replies two model characters exchange before waiting for someone else (default 4). */
   maxChain?: number;
@@ -403,7 +403,7 @@ export class AgentManager {
   }
 
   private scheduleIdle(d: ModelDriver): void {
-    const mean = this.opts.idleSeconds ?? 90;
+    const mean = this.opts.idleSeconds ?? (process.env.LIGHTMUD_AGENT_IDLE_SECONDS ? Number(process.env.LIGHTMUD_AGENT_IDLE_SECONDS) : 90);
     if (mean <= 0 || d.stopped || this.closed) return;
     const delay = -Math.log(1 - this.rng.next()) * mean * 1000;
     d.idleTimer = setTimeout(() => {

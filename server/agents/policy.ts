@@ -250,6 +250,7 @@ export class Policy {
     });
 
     // 3. Actions and emotes from the model (contexts include what the character just said).
+    // A turn with a plan (carried out or refused) takes no other action; a refusal may still emote.
     const needAct = inputs.map((_, i) => i).filter((i) => !choices[i]!.actions.length);
     if (needAct.length) {
       const ranked = await this.rankActs(
@@ -264,9 +265,10 @@ export class Policy {
         const c = choices[i]!;
         const v = inp.view;
         const { actions: acts, emotes } = ranked[j]!;
+        const refused = c.why.act === 'request';
         c.scores = { action: acts.scores[0], topAction: acts.texts[0], emote: emotes.scores[0], topEmote: emotes.texts[0] };
         const partner = v.partner?.name.toLowerCase();
-        if (v.cue === 'threat') {
+        if (v.cue === 'threat' && !refused) {
           // Hit back when the model ranks hitting among its two best actions; else a frightened emote.
           const hit = partner ? `hit ${partner}` : undefined;
           const rank = hit ? acts.texts.indexOf(hit) : -1;
@@ -279,7 +281,7 @@ export class Policy {
           }
           return;
         }
-        if (v.cue === 'sad' && partner && v.validActions.includes(`hug ${partner}`)) {
+        if (v.cue === 'sad' && !refused && partner && v.validActions.includes(`hug ${partner}`)) {
           c.actions = [`hug ${partner}`];
           c.why.act = 'cue';
           return;
@@ -289,7 +291,7 @@ export class Policy {
         const ok = actionFilter(inp.history);
         const a = acts.texts.findIndex(ok);
         const e = emotes.texts.findIndex((x) => !recentEmotes(inp.history).has(x));
-        if (a >= 0 && acts.scores[a]! >= this.thresholds.action) {
+        if (!refused && a >= 0 && acts.scores[a]! >= this.thresholds.action) {
           c.actions = [acts.texts[a]!];
           c.why.act = 'model';
         } else if (e >= 0 && emotes.scores[e]! >= this.thresholds.emote) {

@@ -120,7 +120,11 @@ function stripPoliteness(s: string, names: string[]): string {
     out = out
       .replace(/,?\s+(?:please|if you would|if you will|if you please|would you|will you|won't you|could you|for me|right now|now|at once|quickly|already|then|mate|friend|my friend|love|dear)$/, '')
       .replace(/\s+if\s+(?:you|ye)\s+(?:dare|can|like|want|wish|please|would|will|could|don't mind)\b.*$/, '')
-      .replace(/,\s+[a-z' -]{1,30}$/, (m) => (names.some((n) => m.includes(n)) || m.trim().split(/\s+/).length <= 4 ? '' : m))
+      .replace(/,\s+([a-z' -]{1,30})$/, (m, clause: string) => {
+        const first = clause.trim().split(/\s+/)[0] ?? '';
+        if (GRAPH_VERBS.has(first) || GERUNDS[first] || first === 'then' || first === 'and') return m;
+        return names.some((n) => clause.includes(n)) || clause.trim().split(/\s+/).length <= 4 ? '' : m;
+      })
       .trim();
     if (out === before) break;
   }
@@ -216,7 +220,8 @@ function stepCommand(raw: string, partner: string, last: string | undefined): St
   if (verb === 'give') {
     // "give me the sword", "give the sword to me", "give it back", "give me it"
     let m = /^(?:me|us)\s+(.+)$/.exec(rest);
-    if (m && !/^(?:a\s+)?(?:hug|hand|moment|minute|break|chance|word|hint|clue|reason)\b/.test(m[1]!)) {
+    if (m && /^(?:a\s+|an\s+|some\s+)?(?:hand|moment|minute|second|break|chance|word|hint|clue|reason|rest|peace|time|answer|sign|look|try|go|kiss)\b/.test(m[1]!)) return null;
+    if (m && !/^(?:a\s+)?hug\b/.test(m[1]!)) {
       object = m[1]!;
       givesToPartner = true;
       command = `give ${sub(object)} to ${partner}`;

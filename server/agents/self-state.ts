@@ -100,6 +100,7 @@ function named(objects: ObjectNode[], phrase: string): ObjectNode[] {
 }
 
 const ALL_HELD = [
+  /\bwhat(?:'ve| have) (?:you|ya) got\b(?! to\b)/,
   /\bwhat(?:'s| is| are| have| do| did)? (?:you|ya) (?:got|have|carry|carrying|holding|hold|bring|bringing|brought|have got)\b(?! to\b)/,
   /\bwhat (?:have|do|did) you (?:got|have|carry|hold|bring)(?: on you| with you)?\b(?! to\b)/,
   /\bwhat(?:'s| is) (?:in )?your (?:pack|bag|pockets?|hands?|purse|inventory|belongings)\b/,
@@ -108,7 +109,7 @@ const ALL_HELD = [
   /\b(?:empty|turn out) your pockets\b/,
   /\bwhat (?:things|goods|wares|stuff|items) (?:do )?you (?:have|carry|got)\b/,
 ];
-const WEARING = [/\bwhat(?:'s| is| are| have)? (?:you )?(?:wearing|got on)\b/, /\bwhat are you dressed in\b/];
+const WEARING = [/\bwhat(?:'s| is| are| have)? (?:you )?(?:wearing|got on(?! (?:you|ye)\b))\b/, /\bwhat are you dressed in\b/];
 const WIELDING = [/\bare you armed\b/, /\bwhat(?:'s| is| are)? (?:you )?(?:wielding|armed with)\b/, /\bwhat weapons? (?:do )?you (?:have|carry|wield|got)\b/, /\bdo you (?:have|carry) (?:a |any )?weapons?\b/];
 const HAVE_X = /\b(?:do|did) you (?:have|carry|own|got|happen to have)(?: on you| with you)? (.+?)(?: on you| with you| there| by chance)?\s*[?.!]*$/;
 const HAVE_X2 = /\b(?:have you got|have you|are you carrying|are you holding|got) (.+?)(?: on you| with you| there)?\s*[?.!]*$/;

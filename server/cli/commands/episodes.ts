@@ -91,7 +91,7 @@ export const episodesCommand: Command = {
     const { policy, poolSize, tuning } = await loadPolicy({ modelDir, world, rerank, log: say });
     say(`model ${modelDir}: pool of ${poolSize} utterances, ${rerank ? `cross-encoder rerank of the best ${rerank}` : 'bi-encoder retrieval'}${tuning ? '' : ', default thresholds'}; loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-    const run = `seed${seed}-${new Date().toISOString()}`;
+    const run = `seed${seed}-${new Date().toISOString()}-${process.pid}`;
     const store = opts['no-db'] ? null : EpisodeStore.open(opts.db ?? DEFAULT_DB, run, modelDir);
     let jsonl: WriteStream | NodeJS.WriteStream | null = null;
     const collected: ModelEpisode[] = [];
