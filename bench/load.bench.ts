@@ -233,6 +233,7 @@ export default async function load(ctx: BenchContext): Promise<void> {
     const statsUrl = `http://127.0.0.1:${child.httpPort}/api/stats`;
     await fetch(`${statsUrl}?reset`);
     const cpu0 = cpuSeconds(child.proc.pid!);
+    const clientCpu0 = process.cpuUsage();
     const t0 = performance.now();
     const timers: NodeJS.Timeout[] = [];
     const interval = 1000 / rate;
@@ -253,6 +254,7 @@ export default async function load(ctx: BenchContext): Promise<void> {
     const settle = performance.now();
     while (latencies.websocket.length + latencies.telnet.length + refused < sent && performance.now() - settle < 5000) await new Promise((r) => setTimeout(r, 50));
     const cpu = cpuSeconds(child.proc.pid!) - cpu0;
+    const clientCpu = process.cpuUsage(clientCpu0);
     const after = (await (await fetch(statsUrl)).json()) as { commands: { count: number; p50_ms: number; p99_ms: number }; eventLoop: { p99_ms: number; max_ms: number } };
     const all = [...latencies.websocket, ...latencies.telnet];
     ctx.report({
@@ -263,6 +265,8 @@ export default async function load(ctx: BenchContext): Promise<void> {
       throughput: all.length / (wallMs / 1000), server_cpu_pct: (cpu / (wallMs / 1000)) * 100, login_s: loginMs / 1000,
       // Measured inside the server (receipt to acknowledgement), over its last 8192 commands; and its event-loop delay.
       server_p50_ms: after.commands.p50_ms, server_p99_ms: after.commands.p99_ms, server_loop_p99_ms: after.eventLoop.p99_ms,
+      // The clients' own CPU (this process), and the 1-minute load average of the machine (other work on it shows here).
+      client_cpu_pct: ((clientCpu.user + clientCpu.system) / 1e6 / (wallMs / 1000)) * 100,
       load_avg: Number(loadavg()[0]!.toFixed(2)),
     });
   } finally {
