@@ -53,6 +53,12 @@ export interface AgentsOptions {
   idleSeconds?: number;
   /** Replies two model characters exchange before waiting for someone else (default 4). */
   maxChain?: number;
+  /** A model character answers another model character after this pause (default 1500 ms), a person at once. */
+  modelReplyDelayMs?: number;
+  /** Turns per second, over all characters, that answer other model characters or come on their own (default 8); more are skipped. Turns that answer people are never limited. */
+  modelTurnsPerSecond?: number;
+  /** onnxruntime threads for the model (default 1: small models gain nothing from more, and the server's other threads keep their cores). */
+  threads?: number;
   /** Memory: an AgentMemory, a SQLite path, or false for none (default: the host's database file). */
   memory?: AgentMemory | string | false;
   seed?: number;
@@ -65,6 +71,10 @@ export interface Trigger {
   kind: 'speech' | 'act' | 'emote' | 'idle';
   from?: string;
   text?: string;
+  /** Caused by a person (answered first, at once). */
+  human?: boolean;
+  /** Already waited its delay (replies to other model characters wait `modelReplyDelayMs`). */
+  delayed?: boolean;
 }
 
 export interface TurnRecord {
@@ -77,22 +87,28 @@ export interface TurnRecord {
   refused: string[];
   emote?: string;
   why: TurnChoice['why'];
+  /** Milliseconds from the trigger to the last command of the turn, and its parts. */
   ms: number;
+  parts: { view: number; decide: number; act: number };
 }
 
 const silent: Log = { info() {}, warn() {}, error() {} };
 const SPEECH = new Set(['say', 'tell', 'whisper', 'shout']);
 const EMOTE_BY_THIRD = new Map(EMOTES.map((e) => [emoteThirdPerson(e), e]));
 
-/** Coalesces the decisions asked for while one is running into the next batch. */
+/**
+ * Coalesces the decisions asked for while one is running into the next batch. Turns that answer a
+ * person go first: a crowd of model characters talking among themselves never delays a reply to a
+ * player by more than the batch in progress.
+ */
 class Batcher {
-  private queue: { input: TurnInput; resolve: (c: TurnChoice) => void; reject: (e: unknown) => void }[] = [];
+  private queues: { input: TurnInput; resolve: (c: TurnChoice) => void; reject: (e: unknown) => void }[][] = [[], []];
   private running = false;
-  constructor(private policy: Policy) {}
+  constructor(private policy: Policy, private batchSize = 32) {}
 
-  decide(input: TurnInput): Promise<TurnChoice> {
+  decide(input: TurnInput, urgent: boolean): Promise<TurnChoice> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ input, resolve, reject });
+      this.queues[urgent ? 0 : 1]!.push({ input, resolve, reject });
       if (!this.running) {
         this.running = true;
         setImmediate(() => void this.drain());
@@ -101,8 +117,10 @@ class Batcher {
   }
 
   private async drain(): Promise<void> {
-    while (this.queue.length) {
-      const batch = this.queue.splice(0, 64);
+    for (;;) {
+      const queue = this.queues[0]!.length ? this.queues[0]! : this.queues[1]!;
+      const batch = queue.splice(0, this.batchSize);
+      if (!batch.length) break;
       try {
         const out = await this.policy.decide(batch.map((b) => b.input));
         batch.forEach((b, i) => b.resolve(out[i]!));
@@ -121,6 +139,8 @@ class ModelDriver implements Driver {
   pending: Trigger | null = null;
   lastObject: string | undefined;
   idleTimer: NodeJS.Timeout | null = null;
+  /** When it last perceived something a person did (idle turns only happen while people are about). */
+  lastHumanAt = 0;
   stopped = false;
   constructor(private manager: AgentManager, readonly id: string, readonly name: string) {}
   perceive(text: string, event: EventSummary): void {
@@ -202,6 +222,9 @@ export class AgentManager {
   private memory: AgentMemory | null;
   private closed = false;
   private inFlight = new Set<Promise<void>>();
+  private timers = new Set<NodeJS.Timeout>();
+  /** Token bucket for turns not caused by a person. */
+  private bucket = { tokens: 0, at: 0 };
 
   private constructor(readonly host: Host, private opts: AgentsOptions, private policy: Policy | null, memory: AgentMemory | null) {
     this.log = opts.log ?? silent;
@@ -243,7 +266,7 @@ export class AgentManager {
       } catch {
         // thresholds stay at their defaults
       }
-      const { policy, tuning } = await loadPolicy({ modelDir: this.opts.modelDir ?? defaultModelDir(), cacheDir: this.opts.cacheDir, world });
+      const { policy, tuning } = await loadPolicy({ modelDir: this.opts.modelDir ?? defaultModelDir(), cacheDir: this.opts.cacheDir, world, threads: this.opts.threads ?? 1 });
       this.log.info({ model: this.opts.modelDir ?? defaultModelDir(), pool: policy.pool.size, thresholds: policy.thresholds, agreement: tuning?.agreement }, 'model policy loaded');
       this.policy = policy;
       this.batcher = new Batcher(policy);
@@ -316,6 +339,7 @@ export class AgentManager {
 
   /** Something a model character perceived: remember it, and decide (with the others who saw it) who answers. */
   perceived(driver: ModelDriver, text: string, event: EventSummary): void {
+    if (this.host.driverOf(event.actor)?.kind === 'human') driver.lastHumanAt = Date.now();
     const entry = memoryEntry(text, event);
     if (entry) this.memory?.add(driver.id, { speaker: 'partner', who: event.actor, ...entry });
     if (event.action && (event.target === driver.id || event.type === 'give')) {
@@ -345,6 +369,7 @@ export class AgentManager {
     const actor = event.actor;
     const human = this.host.driverOf(actor)?.kind === 'human';
     const pick = (d: ModelDriver, trigger: Trigger) => {
+      trigger.human = human;
       if (!human) {
         const key = [actor, d.id].sort().join('\u0000');
         const n = this.chain.get(key) ?? 0;
@@ -365,7 +390,12 @@ export class AgentManager {
       }
       if (event.type === 'shout') return [];
       const lower = words.toLowerCase();
-      const addressed = seen.filter((s) => mentions(lower, s.driver.name));
+      // The most specific name first ("young dockhand" before "dockhand").
+      const addressed = seen
+        .map((s) => ({ s, m: mentions(lower, s.driver.name) }))
+        .filter((x) => x.m > 0)
+        .sort((a, b) => b.m - a.m || b.s.driver.name.length - a.s.driver.name.length)
+        .map((x) => x.s);
       if (addressed.length) return pick(addressed[0]!.driver, trigger);
       const partner = this.lastPartner.get(actor);
       if (partner && byId.has(partner) && this.lastPartner.get(partner) === actor) return pick(byId.get(partner)!.driver, trigger);
@@ -382,8 +412,30 @@ export class AgentManager {
 
   // ---- turns ------------------------------------------------------------------------------------
 
+  /** Whether a turn not caused by a person may run now (token bucket, `modelTurnsPerSecond`). */
+  private allowModelTurn(): boolean {
+    const rate = this.opts.modelTurnsPerSecond ?? 8;
+    const now = performance.now();
+    this.bucket.tokens = Math.min(rate, this.bucket.tokens + ((now - this.bucket.at) / 1000) * rate);
+    this.bucket.at = now;
+    if (this.bucket.tokens < 1) return false;
+    this.bucket.tokens -= 1;
+    return true;
+  }
+
   private run(driver: ModelDriver, trigger: Trigger): void {
     if (this.closed || driver.stopped) return;
+    if (!trigger.human && !trigger.delayed && !this.allowModelTurn()) return;
+    const delay = this.opts.modelReplyDelayMs ?? 1500;
+    if (!trigger.human && trigger.kind !== 'idle' && !trigger.delayed && delay > 0) {
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        this.run(driver, { ...trigger, delayed: true });
+      }, delay);
+      t.unref();
+      this.timers.add(t);
+      return;
+    }
     if (driver.busy) {
       // Answer the newest line once the current turn is done.
       if (!driver.pending || trigger.kind !== 'idle') driver.pending = trigger;
@@ -409,7 +461,7 @@ export class AgentManager {
     d.idleTimer = setTimeout(() => {
       d.idleTimer = null;
       if (d.stopped || this.closed) return;
-      this.run(d, { kind: 'idle' });
+      if (Date.now() - d.lastHumanAt < 5 * 60_000) this.run(d, { kind: 'idle' });
       this.scheduleIdle(d);
     }, Math.max(1000, delay));
     d.idleTimer.unref();
@@ -424,10 +476,12 @@ export class AgentManager {
     if (trigger.kind === 'idle' && !view.others.some((o) => this.host.driverOf(o.id)?.kind === 'human')) return;
     if (view.plan?.lastObject) driver.lastObject = view.plan.lastObject;
     const history = this.memory ? this.memory.history(id) : [];
-    const choice = await this.batcher!.decide({ view, history, variant: this.rng.int(1 << 30) });
+    const t1 = performance.now();
+    const choice = await this.batcher!.decide({ view, history, variant: this.rng.int(1 << 30) }, trigger.human === true);
     if (this.host.driverOf(id) !== driver || this.closed) return;
+    const t2 = performance.now();
 
-    const record: TurnRecord = { character: id, trigger, say: '', actions: [], refused: [], why: choice.why, ms: 0 };
+    const record: TurnRecord = { character: id, trigger, say: '', actions: [], refused: [], why: choice.why, ms: 0, parts: { view: t1 - t0, decide: t2 - t1, act: 0 } };
     const remember = (kind: 'say' | 'act' | 'emote', text: string) => this.memory?.add(id, { speaker: 'self', kind, text });
     const speak = async (text: string) => {
       if (!text.trim()) return;
@@ -462,6 +516,7 @@ export class AgentManager {
       }
     }
     record.ms = performance.now() - t0;
+    record.parts.act = performance.now() - t2;
     this.opts.onTurn?.(record);
   }
 
@@ -469,6 +524,8 @@ export class AgentManager {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
     for (const d of [...this.drivers.values()]) {
       if (d instanceof ModelDriver) d.stop();
       this.host.detach(d.id, d);
@@ -490,12 +547,12 @@ export function quoted(text: string): string {
   return (m ? m[1]! : text).trim();
 }
 
-/** Is the character named in the line ("baker, ...", "Jory!", "old sailor")? */
-export function mentions(lowerText: string, name: string): boolean {
+/** How the line names the character: 2 by its full name ("old sailor"), 1 by a distinctive word of it ("Blackwick"), 0 not. */
+export function mentions(lowerText: string, name: string): 0 | 1 | 2 {
   const n = name.toLowerCase();
-  if (new RegExp(`\\b${escapeRe(n)}\\b`).test(lowerText)) return true;
+  if (new RegExp(`\\b${escapeRe(n)}\\b`).test(lowerText)) return 2;
   const words = n.split(/\s+/).filter((w) => w.length > 3);
-  return words.length > 1 && words.some((w) => new RegExp(`\\b${escapeRe(w)}\\b`).test(lowerText));
+  return words.length > 1 && words.some((w) => new RegExp(`\\b${escapeRe(w)}\\b`).test(lowerText)) ? 1 : 0;
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

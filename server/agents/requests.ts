@@ -82,6 +82,8 @@ const POLITE = [
   /^i\s+(?:order|command)\s+you,?\s+/,
 ];
 
+const VOCATIVES = /^(?:sir|madam|ma'am|friend|my friend|lad|lass|mate|love|dear|mother|father|mum|ma|pa|boy|girl|old man|woman|child|son|my lady|my lord|your grace|master|mistress)$/;
+
 /** "can I have the sword", "I'd like the ale", "let me have it": something the partner wants given. */
 const WANT = /^(?:(?:can|could|may|might)\s+i\s+(?:please\s+)?(?:have|get|borrow|take|see)|(?:i'd|i\s+would)\s+(?:like|love|take)|i\s+(?:want|need|crave|require|demand|will\s+take|'ll\s+take)|let\s+me\s+(?:have|borrow|see|hold)|give\s+us|i'll\s+have|i\s+will\s+have)\s+(.+)$/;
 
@@ -128,6 +130,9 @@ function stripPoliteness(s: string, names: string[]): string {
       .trim();
     if (out === before) break;
   }
+  // ", sergeant," inside the sentence; "... before it goes cold" at its end.
+  out = out.replace(/,\s+([a-z' -]{1,30}?),\s+/g, (m, v: string) => (names.some((n) => v.includes(n)) || VOCATIVES.test(v) ? ' ' : m));
+  out = out.replace(/\s+(?:before|while|because|since|so that|so|as|when|until|unless|once|or i'll|or we'll)\s+(?:it|you|i|we|they|he|she|the|that|this|there)\b.*$/, '');
   const g = /^(\w+ing)\b(.*)$/.exec(out);
   if (g && GERUNDS[g[1]!]) out = GERUNDS[g[1]!] + g[2]!;
   return out;
@@ -141,8 +146,9 @@ function splitSteps(s: string): string[] {
     const first = p.split(' ')[0] ?? '';
     const gerund = GERUNDS[first];
     const verb = gerund ?? first;
-    if (steps.length && !GRAPH_VERBS.has(verb)) steps[steps.length - 1] += ` and ${p}`;
-    else steps.push(gerund ? gerund + p.slice(first.length) : p);
+    // "take off your hat and rest a while": what follows "and" without a graph verb is not part of the request.
+    if (steps.length && !GRAPH_VERBS.has(verb)) continue;
+    steps.push(gerund ? gerund + p.slice(first.length) : p);
   }
   return steps.map((x) => x.trim()).filter(Boolean);
 }
@@ -201,13 +207,22 @@ function stepCommand(raw: string, partner: string, last: string | undefined): St
   s = s.replace(/\s+(?:back|over|here|over here|to me now)$/, (m) => (/to me/.test(m) ? ' to me' : ''));
   const words = s.split(' ');
   let verb = words[0] ?? '';
-  let rest = words.slice(1).join(' ');
+  // "give it back to me", "hand the key over to the guard": the adverb is no part of the object.
+  let rest = words.slice(1).join(' ').replace(/\s+(?:back|over)(?=\s+to\b|$)/, '');
   if (!GRAPH_VERBS.has(verb)) return null;
   // Synonyms the engine's parser does not know.
   if (['pass', 'toss', 'throw', 'lend', 'bring', 'show', 'return'].includes(verb)) verb = 'give';
   if (verb === 'hand' && /^over\b/.test(rest)) rest = rest.replace(/^over\s*/, '');
   if (verb === 'hand' || verb === 'offer') verb = 'give';
   if (verb === 'pour') return null;
+  // "put it on" = wear it; "take it off" = remove it.
+  if (verb === 'put' && /^(.+?)\s+on$/.test(rest) && !/\s(?:in|into|on|onto|upon)\s/.test(rest.replace(/\s+on$/, ' '))) {
+    verb = 'wear';
+    rest = rest.replace(/\s+on$/, '');
+  } else if (['take', 'pull'].includes(verb) && /^(.+?)\s+off$/.test(rest)) {
+    verb = 'remove';
+    rest = rest.replace(/\s+off$/, '');
+  }
   const sub = (text: string): string => {
     let t = stripDeterminers(text.trim());
     if (last) t = t.replace(PRONOUN_OBJ, last);
@@ -312,6 +327,9 @@ function planSentence(world: World, self: NodeId, partner: string, sentence: str
     } else s = `give me ${thing}`;
   }
   if (/^hug\s+me$|^(?:give\s+me\s+)?(?:a\s+)?hug$/.test(s)) s = 'hug me';
+  // "fetch me the cup from the shelf": get it, then give it.
+  s = s.replace(/^(?:get|fetch|grab|bring|pick up|take) (?:me|us) (.+?)(?: (from|off|out of) (.+))?$/, (m, x: string, prep: string | undefined, y: string | undefined) =>
+    /\b(?:and|then)\b/.test(x) ? m : `get ${x}${y ? ` ${prep} ${y}` : ''} and give it to me`);
   const stepTexts = splitSteps(s);
   if (!stepTexts.length) return null;
   const parsed: StepText[] = [];
@@ -344,6 +362,7 @@ function planSentence(world: World, self: NodeId, partner: string, sentence: str
         out = execute(clone, self, st.command);
       }
     }
+    if (!out.ok && st.verb === 'get' && /^You already have /.test(out.text)) continue; // nothing to fetch
     if (!out.ok || !out.action) {
       if (!st.givesToPartner && NOT_HERE.test(out.text) && i === 0) return null;
       const already = /^You are (wearing|wielding) (.+); remove it first\.$/.exec(out.text);

@@ -92,9 +92,9 @@ export const UTTERANCES = [
 export function littleWorldTexts(): string[] {
   const w = LITTLE_WORLD;
   return [
-    ...w.rooms.flatMap((r) => [r.name, r.description, r.category]),
-    ...w.characters.flatMap((c) => [c.name, c.persona]),
-    ...w.objects.flatMap((o) => [o.name, o.description]),
+    ...(w.rooms ?? []).flatMap((r) => [r.name, r.description, r.category]),
+    ...(w.characters ?? []).flatMap((c) => [c.name, c.persona]),
+    ...(w.objects ?? []).flatMap((o) => [o.name, o.description]),
     ...UTTERANCES,
     'get give drop put wear wield remove eat drink hit hug steal',
   ];
