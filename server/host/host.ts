@@ -143,9 +143,18 @@ export class Host {
   /** Model and scripted characters (server/agents): started when the world file or `opts.drive` names any. */
   agents: AgentManager | null = null;
 
-  private async startAgents(opts: AgentsOptions | undefined): Promise<void> {
-    const wanted = (await this.characters()).some((c) => c.policy === 'model' || c.policy === 'scripted') || Object.keys(opts?.drive ?? {}).length > 0;
-    if (!wanted) return;
+  /** Start the agents when the world names model or scripted characters (or `always`, for an admin's @drive). */
+  async startAgents(opts: AgentsOptions | undefined, always = false): Promise<AgentManager | null> {
+    if (this.agents) return this.agents;
+    this.agentsStarting ??= this.launchAgents(opts, always).finally(() => (this.agentsStarting = null));
+    return this.agentsStarting;
+  }
+
+  private agentsStarting: Promise<AgentManager | null> | null = null;
+
+  private async launchAgents(opts: AgentsOptions | undefined, always: boolean): Promise<AgentManager | null> {
+    const wanted = always || (await this.characters()).some((c) => c.policy === 'model' || c.policy === 'scripted') || Object.keys(opts?.drive ?? {}).length > 0;
+    if (!wanted) return null;
     try {
       const { AgentManager } = await import('../agents/manager.js');
       this.agents = await AgentManager.start(this, { log: this.log, ...opts });
@@ -153,6 +162,7 @@ export class Host {
       // No model (models/default not there yet, say): those characters stay idle; the game goes on.
       this.log.warn({ err: (err as Error).message }, 'model and scripted characters stay idle');
     }
+    return this.agents;
   }
 
   /** What a model character needs to decide its turn (grounded facts, valid actions, readings of a line it heard). */

@@ -8,7 +8,7 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startServer, type RunningServer } from '../../server/net/server.js';
-import { AgentManager, type TurnRecord } from '../../server/agents/manager.js';
+import { AgentManager, driveCommand, type TurnRecord } from '../../server/agents/manager.js';
 import type { ObservationFrame, StateFrame } from '../../server/net/protocol.js';
 import { WsClient } from '../server/helpers.js';
 import { cleanup, littleWorldTexts, makeAgentModel, tempDir, writeLittleWorld, writeUtterances } from './helpers.js';
@@ -128,6 +128,15 @@ describe('a model character in the live world', () => {
     const hug = await player.next<ObservationFrame>((f) => f.type === 'observation' && f.kind === 'event' && f.event?.actor === 'kitty' && /hugs you/.test(f.text), 'the kitty\'s hug');
     expect(hug.event?.action).toBe('hug orc');
     expect(await agents.setPolicy('kitty', 'idle')).toMatch(/idle now/);
+  });
+
+  it('has an admin command for it (@drive WHO model|idle|script FILE, @drive list)', async () => {
+    expect(await driveCommand(server.host, 'kitty model')).toMatch(/kitty \(kitty\) is driven by the model now/);
+    expect(await driveCommand(server.host, 'list')).toMatch(/kitty\s+model/);
+    expect(await driveCommand(server.host, 'kitty idle')).toMatch(/idle now/);
+    expect(await driveCommand(server.host, 'nobody model')).toBe('There is no character "nobody".');
+    expect(await driveCommand(server.host, 'kitty sing')).toMatch(/^Usage: @drive/);
+    expect(await driveCommand(server.host, 'kitty script')).toMatch(/^Usage: @drive WHO script FILE/);
   });
 
   it('runs a scripted character from a file of commands', async () => {
