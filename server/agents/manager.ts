@@ -18,8 +18,8 @@
  * the speech, actions and emote as the character's commands. Actions are submitted `validOnly`: the
  * host refuses, without executing, one that stopped being valid since it was chosen.
  */
-import { readFileSync, existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { emoteThirdPerson } from '../engine/emotes.js';
 import { EMOTES, Rng, World } from '../engine/index.js';
 import type { Driver, Host, Log } from '../host/host.js';
@@ -46,6 +46,7 @@ export interface AgentsOptions {
   drive?: Record<string, AgentKind>;
   /** Script files by character id; else `scriptsDir/<id>.txt`. */
   scripts?: Record<string, string>;
+  /** Default: `scripts/` inside the world directory, or beside the world file. */
   scriptsDir?: string;
   /** Milliseconds between a script's commands (default 5000). */
   scriptPaceMs?: number;
@@ -289,7 +290,7 @@ export class AgentManager {
       this.scheduleIdle(d);
       return;
     }
-    const file = script ?? this.opts.scripts?.[c.id] ?? (this.opts.scriptsDir ? join(this.opts.scriptsDir, `${c.id}.txt`) : undefined);
+    const file = script ?? this.opts.scripts?.[c.id] ?? join(this.scriptsDir(), `${c.id}.txt`);
     if (!file || !existsSync(file)) throw new Error(`no script file for ${c.id}${file ? ` (${file})` : ''}`);
     const steps = parseScript(readFileSync(file, 'utf8'));
     if (!steps.some((s) => s.command)) throw new Error(`${file} has no commands`);
@@ -297,6 +298,17 @@ export class AgentManager {
     this.host.attach(c.id, d);
     this.drivers.set(c.id, d);
     d.start();
+  }
+
+  /** Where scripts named by character are: `scriptsDir`, else `scripts/` beside (or inside, for a directory) the world file. */
+  private scriptsDir(): string {
+    if (this.opts.scriptsDir) return this.opts.scriptsDir;
+    const source = this.host.info.source;
+    try {
+      return statSync(source).isDirectory() ? join(source, 'scripts') : join(dirname(source), 'scripts');
+    } catch {
+      return 'scripts';
+    }
   }
 
   /** Who drives each character this manager drives. */

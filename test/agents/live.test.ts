@@ -4,7 +4,7 @@
  * it. The model is a tiny real one built in a temp dir (LIGHTMUD_MODEL points at it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startServer, type RunningServer } from '../../server/net/server.js';
@@ -27,7 +27,9 @@ beforeAll(async () => {
   process.env.LIGHTMUD_AGENT_CACHE = join(dir, 'cache');
   process.env.LIGHTMUD_AGENT_IDLE_SECONDS = '0'; // only turns the test causes
   db = join(dir, 'live.db');
-  const world = writeLittleWorld(dir, { gardener: 'model' });
+  const world = writeLittleWorld(dir, { gardener: 'model', carter: 'scripted' });
+  mkdirSync(join(dir, 'scripts'));
+  writeFileSync(join(dir, 'scripts', 'carter.txt'), '# the carter is in no hurry\nwait 3600\nsay I am late, I am late.\n');
   server = await startServer({ db, world, httpPort: 0, telnetPort: null, host: '127.0.0.1', logger: false, linkdeadMs: 0 });
   player = await WsClient.open(`ws://127.0.0.1:${server.httpPort}/ws`);
   await player.guest('orc');
@@ -44,9 +46,10 @@ const fromGardener = (re: RegExp) =>
   player.next<ObservationFrame>((f) => f.type === 'observation' && f.kind === 'event' && f.event?.actor === 'gardener' && re.test(f.text), `the gardener: ${re}`);
 
 describe('a model character in the live world', () => {
-  it('is driven by the model, as the world file says', () => {
+  it('is driven by the model (and the carter by its script), as the world file says', () => {
     expect(server.host.agents).not.toBeNull();
     expect(server.host.driverOf('gardener')?.kind).toBe('model');
+    expect(server.host.driverOf('carter')?.kind).toBe('script');
     expect(server.host.driverOf('kitty')).toBeUndefined();
   });
 
