@@ -45,6 +45,12 @@ const ADMIN_HELP = [
 
 const PLAYER_HELP = ['Server commands:', '  who     who is playing', '  quit    leave (your character is saved)', '  help    the game\'s commands'].join('\n');
 
+function duration(ms: number): string {
+  if (ms >= 120_000) return `${Math.round(ms / 60_000)} minutes`;
+  const s = Math.round(ms / 100) / 10;
+  return `${s} second${s === 1 ? '' : 's'}`;
+}
+
 export abstract class Connection implements SessionLink {
   abstract readonly transport: 'websocket' | 'telnet';
   abstract readonly wantsState: boolean;
@@ -102,9 +108,9 @@ export abstract class Connection implements SessionLink {
     if (this.phase === 'closed') return;
     const o = this.ctx.opts;
     if (this.phase !== 'playing' && o.loginTimeoutMs > 0 && now - this.openedAt > o.loginTimeoutMs && now - this.lastInput > 1000) {
-      this.end(`You did not log in within ${Math.round(o.loginTimeoutMs / 1000)} seconds; goodbye.`, 'login_timeout');
+      this.end(`You did not log in within ${duration(o.loginTimeoutMs)}; goodbye.`, 'login_timeout');
     } else if (o.idleTimeoutMs > 0 && now - this.lastInput > o.idleTimeoutMs) {
-      this.end(`Idle for ${Math.round(o.idleTimeoutMs / 60_000)} minutes; goodbye. Your character is saved.`, 'idle_timeout');
+      this.end(`Idle for ${duration(o.idleTimeoutMs)}; goodbye. Your character is saved.`, 'idle_timeout');
     }
   }
 
