@@ -39,7 +39,7 @@ interface Spec {
 }
 
 /** The bundled world with every character model-driven, `models - 136` more model characters and `players` player characters. */
-export function benchWorld(models: number, players: number): { world: object; rooms: string[] } {
+export function benchWorld(models: number, players: number, policy = 'model'): { world: object; rooms: string[] } {
   const files = readdirSync(DEFAULT_WORLD).filter((f) => f.endsWith('.json')).sort((a, b) => (a === 'world.json' ? -1 : b === 'world.json' ? 1 : a.localeCompare(b)));
   const merged: { format: string; version: number; title: string; start?: string; rooms: { id: string }[]; characters: Spec[]; objects: unknown[] } = {
     format: 'lightmud-world', version: 1, title: 'Agents bench', rooms: [], characters: [], objects: [],
@@ -51,11 +51,11 @@ export function benchWorld(models: number, players: number): { world: object; ro
     merged.characters.push(...((d.characters as Spec[]) ?? []));
     merged.objects.push(...((d.objects as unknown[]) ?? []));
   }
-  const base = merged.characters.map((c) => ({ ...c, policy: 'model' }));
+  const base = merged.characters.map((c) => ({ ...c, policy }));
   const extra: Spec[] = [];
   for (let i = 0; base.length + extra.length < models; i++) {
     const c = base[i % base.length]!;
-    extra.push({ ...c, id: `${c.id}-kin${Math.floor(i / base.length) + 1}`, name: `young ${c.name}`, prefix: 'the', policy: 'model' });
+    extra.push({ ...c, id: `${c.id}-kin${Math.floor(i / base.length) + 1}`, name: `young ${c.name}`, prefix: 'the', policy });
   }
   // Players go to the rooms with the most model characters.
   const count = new Map<string, number>();
@@ -114,7 +114,7 @@ const LINES = [
 ];
 
 /** One player: logs in, then says lines to the model characters of its room, one at a time. */
-async function player(url: string, character: string, until: number, replies: number[], acks: number[], misses: { n: number }): Promise<void> {
+async function player(url: string, character: string, until: number, replies: number[], acks: number[], misses: { n: number }, replyWaitMs: number): Promise<void> {
   const ws = new WebSocket(url, { perMessageDeflate: false });
   const frames: Frame[] = [];
   let wake: (() => void) | null = null;
@@ -146,7 +146,7 @@ async function player(url: string, character: string, until: number, replies: nu
     });
   ws.send(JSON.stringify({ type: 'login', guest: true, character }));
   const state = await next((f) => f.type === 'state', 60_000);
-  const people = (state?.people ?? []).filter((p) => !p.player && !p.id.startsWith('visitor-'));
+  const people = (state?.people ?? []).filter((p) => !p.id.startsWith('visitor-'));
   let k = 0;
   while (Date.now() < until && people.length) {
     const who = people[k % people.length]!;
@@ -157,9 +157,9 @@ async function player(url: string, character: string, until: number, replies: nu
     ws.send(JSON.stringify({ type: 'command', text: `say ${line}`, id }));
     const ack = await next((f) => f.type === 'observation' && f.id === id, 10_000);
     if (ack) acks.push(performance.now() - t0);
-    const reply = await next((f) => f.type === 'observation' && f.kind === 'event' && f.event?.type === 'say' && f.event.actor === who.id, 10_000);
+    const reply = await next((f) => f.type === 'observation' && f.kind === 'event' && f.event?.type === 'say' && f.event.actor === who.id, replyWaitMs);
     if (reply) replies.push(performance.now() - t0);
-    else misses.n++;
+    else if (replyWaitMs >= 1000) misses.n++;
     await new Promise((r) => setTimeout(r, 300 + Math.random() * 700));
   }
   ws.terminate();
@@ -185,33 +185,40 @@ export default async function agents(ctx: BenchContext): Promise<void> {
     await policy.pool.release();
   }
 
-  // ---- replies in the live world --------------------------------------------------------------
-  const dir = mkdtempSync(join(tmpdir(), 'lightmud-agents-bench-'));
+  // ---- replies in the live world, and the same players without model characters ----------------
   const players = Number(env.AGENTS_PLAYERS ?? 20);
   const seconds = Number(env.AGENTS_SECONDS ?? (ctx.quick ? 8 : 30));
-  const { world } = benchWorld(200, players);
-  const worldFile = join(dir, 'world.json');
-  writeFileSync(worldFile, JSON.stringify(world));
-  const t0 = performance.now();
-  const server = await serve(join(dir, 'bench.db'), worldFile, model, env.AGENTS_IDLE ?? '30');
-  const startSeconds = (performance.now() - t0) / 1000;
-  try {
-    const url = `ws://127.0.0.1:${server.port}/ws`;
-    const replies: number[] = [];
-    const acks: number[] = [];
-    const misses = { n: 0 };
-    const cpu0 = cpuSeconds(server.proc.pid!);
-    const until = Date.now() + seconds * 1000;
-    await Promise.all(Array.from({ length: players }, (_, i) => player(url, `visitor-${i}`, until, replies, acks, misses)));
-    const cpu = cpuSeconds(server.proc.pid!) - cpu0;
-    ctx.report({
-      bench: 'agents_reply', transport: 'websocket 127.0.0.1', model, model_characters: 200, players, seconds, server_start_s: startSeconds,
-      replies: replies.length, no_reply_in_10s: misses.n, reply_p50_ms: percentile(replies, 50), reply_p95_ms: percentile(replies, 95), reply_p99_ms: percentile(replies, 99),
-      human_ack_p50_ms: percentile(acks, 50), human_ack_p95_ms: percentile(acks, 95), server_cpu_percent: (cpu / seconds) * 100, ...machine,
-    });
-  } finally {
-    server.proc.kill('SIGTERM');
-    await new Promise((r) => server.proc.once('exit', r));
-    rmSync(dir, { recursive: true, force: true });
+  for (const policy of ['model', 'idle']) {
+    const dir = mkdtempSync(join(tmpdir(), 'lightmud-agents-bench-'));
+    const { world } = benchWorld(200, players, policy);
+    const worldFile = join(dir, 'world.json');
+    writeFileSync(worldFile, JSON.stringify(world));
+    const t0 = performance.now();
+    const server = await serve(join(dir, 'bench.db'), worldFile, model, env.AGENTS_IDLE ?? '30');
+    const startSeconds = (performance.now() - t0) / 1000;
+    try {
+      const url = `ws://127.0.0.1:${server.port}/ws`;
+      const replies: number[] = [];
+      const acks: number[] = [];
+      const misses = { n: 0 };
+      const cpu0 = cpuSeconds(server.proc.pid!);
+      const until = Date.now() + seconds * 1000;
+      // Without model characters nobody answers: players then wait a fixed 50 ms instead of a reply.
+      await Promise.all(Array.from({ length: players }, (_, i) => player(url, `visitor-${i}`, until, replies, acks, misses, policy === 'model' ? 10_000 : 50)));
+      const cpu = cpuSeconds(server.proc.pid!) - cpu0;
+      if (policy === 'model') {
+        ctx.report({
+          bench: 'agents_reply', transport: 'websocket 127.0.0.1', model, model_characters: 200, players, seconds, server_start_s: startSeconds,
+          replies: replies.length, no_reply_in_10s: misses.n, reply_p50_ms: percentile(replies, 50), reply_p95_ms: percentile(replies, 95), reply_p99_ms: percentile(replies, 99),
+          human_ack_p50_ms: percentile(acks, 50), human_ack_p95_ms: percentile(acks, 95), server_cpu_percent: (cpu / seconds) * 100, ...machine,
+        });
+      } else {
+        ctx.report({ bench: 'agents_baseline', note: 'same world and players, every character idle', players, seconds, lines: acks.length, human_ack_p50_ms: percentile(acks, 50), human_ack_p95_ms: percentile(acks, 95), server_cpu_percent: (cpu / seconds) * 100, ...machine });
+      }
+    } finally {
+      server.proc.kill('SIGTERM');
+      await new Promise((r) => server.proc.once('exit', r));
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 }
