@@ -110,6 +110,10 @@ export async function loadPolicy(opts: LoadPolicyOptions = {}): Promise<LoadedPo
   const pool = await ranker.buildPool(texts, { cacheDir, name: `dialogue-${ranker.biEncoder.fingerprint.slice(0, 12)}` });
   const rerank = opts.rerank === undefined || opts.rerank === 'auto' ? (crossEncoderHelps(modelDir) ? DEFAULT_LIVE_RERANK : 0) : opts.rerank;
   const policy = new Policy(ranker, pool, { rerank, historyLimit: opts.historyLimit });
+  // Who may be named in what a character says (see Policy.namesAbsent): the world's characters, by
+  // their names and by the proper names in them ("Jory", "Blackwick"; not titles like "Father").
+  const TITLES = /^(father|mother|brother|sister|baroness|baron|lord|lady|sir|dame|master|mistress|old|young|the|captain)$/i;
+  if (opts.world) policy.setWorldNames(opts.world.characters().flatMap((c) => [c.name, ...c.name.split(/\s+/).filter((w) => /^[A-Z]/.test(w) && w.length > 3 && !TITLES.test(w))]));
   let tuning: TuneResult | undefined;
   if (opts.thresholds && opts.thresholds !== 'tune') policy.thresholds = opts.thresholds;
   else if (opts.world) {

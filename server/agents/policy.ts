@@ -177,7 +177,25 @@ export class Policy {
   }
 
   /** Utterances for several speech contexts: retrieve, rerank, skip what the character said lately. */
-  async speak(contexts: string[], avoid: Set<string>[]): Promise<string[]> {
+  /**
+   * Names of the world's characters (and other proper names) that an utterance must not address or
+   * mention unless their bearer is present: a retrieved line that greets "Laundress!" is not said
+   * to a minstrel. Set once per world (`setWorldNames`); each speech turn passes who is present.
+   */
+  private worldNames: { name: string; re: RegExp }[] = [];
+
+  setWorldNames(names: string[]): void {
+    const uniq = [...new Set(names.map((n) => n.toLowerCase().trim()).filter((n) => n.length > 2))];
+    this.worldNames = uniq.map((name) => ({ name, re: new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i') }));
+  }
+
+  /** Does the utterance name a character of the world who is not one of `present`? */
+  namesAbsent(text: string, present: string[]): boolean {
+    const here = present.map((p) => p.toLowerCase());
+    return this.worldNames.some((n) => !here.some((h) => h === n.name || h.includes(n.name) || n.name.includes(h)) && n.re.test(text));
+  }
+
+  async speak(contexts: string[], avoid: Set<string>[], present: string[][] = []): Promise<string[]> {
     if (!contexts.length) return [];
     const q = await this.ranker.encodeContexts(contexts);
     const k = Math.max(20, this.rerank);
@@ -190,8 +208,10 @@ export class Policy {
           const logits = await this.ranker.crossEncoder.score(ctx, head);
           texts = [...argsortDesc(logits).map((j) => head[j]!), ...texts.slice(this.rerank)];
         }
-        const fresh = texts.find((t) => !avoid[i]!.has(t.toLowerCase()));
-        return fresh ?? texts[0] ?? '';
+        // The best line not said lately and naming nobody who is not here; else the best not said lately.
+        const fresh = texts.filter((t) => !avoid[i]!.has(t.toLowerCase()));
+        const grounded = present[i] ? fresh.find((t) => !this.namesAbsent(t, present[i]!)) : undefined;
+        return grounded ?? fresh[0] ?? texts[0] ?? '';
       }),
     );
   }
@@ -243,7 +263,11 @@ export class Policy {
 
     // 2. Speech from the model, for turns the rules left silent.
     const avoid = (h: HistoryEntry[]) => new Set(h.filter((e) => e.kind === 'say').slice(-12).map((e) => e.text.toLowerCase()));
-    const said = await this.speak(needSpeech.map((i) => this.context(inputs[i]!.view, inputs[i]!.history, 'speech')), needSpeech.map((i) => avoid(inputs[i]!.history)));
+    const said = await this.speak(
+      needSpeech.map((i) => this.context(inputs[i]!.view, inputs[i]!.history, 'speech')),
+      needSpeech.map((i) => avoid(inputs[i]!.history)),
+      needSpeech.map((i) => [inputs[i]!.view.facts.self.name, ...inputs[i]!.view.others.map((o) => o.name)]),
+    );
     needSpeech.forEach((i, j) => {
       choices[i]!.say = said[j]!;
       choices[i]!.why.say = 'model';
