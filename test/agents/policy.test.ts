@@ -99,6 +99,19 @@ describe('the model policy', () => {
     expect(provoked('hit orc')).toBe(true);
   });
 
+  it('prefers lines that name nobody who is absent', async () => {
+    policy.setWorldNames(['gardener', 'orc', 'kitty', 'ghost', 'carter']);
+    expect(policy.namesAbsent('Go away, you smelly orc.', ['gardener', 'kitty'])).toBe(true);
+    expect(policy.namesAbsent('Go away, you smelly orc.', ['gardener', 'orc'])).toBe(false);
+    expect(policy.namesAbsent('What a fine day for weeding.', ['gardener'])).toBe(false);
+    // The kitty alone with the ghost never says the line about the orc, even if it ranks first.
+    const w = littleWorld();
+    execute(w, 'orc', 'go north');
+    const [c] = await policy.decide([{ view: viewOf(w, 'kitty'), history: [{ speaker: 'partner', kind: 'say', text: 'orc orc orc smelly orc go away' }] }]);
+    expect(c!.say).not.toMatch(/orc/i);
+    policy.setWorldNames([]);
+  });
+
   it('phrases acknowledgements and refusals', () => {
     expect(acknowledge('give', ['give apple to orc'], 0)).toBe('Here, take the apple.');
     expect(refuse("I don't have a sword.", 0)).toBe("Sorry, I don't have a sword.");
