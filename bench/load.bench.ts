@@ -70,6 +70,16 @@ function serve(db: string, world: string, sync: string): Promise<Child> {
   });
 }
 
+/** Linux pressure stall information: the share of the last 60 s in which some runnable task waited for a CPU, or NaN. */
+function cpuPressure(): number {
+  try {
+    const m = /some avg10=[\d.]+ avg60=([\d.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'));
+    return m ? Number(m[1]) : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
 /** CPU seconds used by a process so far (Linux), or NaN. */
 function cpuSeconds(pid: number): number {
   try {
@@ -267,7 +277,7 @@ export default async function load(ctx: BenchContext): Promise<void> {
       server_p50_ms: after.commands.p50_ms, server_p99_ms: after.commands.p99_ms, server_loop_p99_ms: after.eventLoop.p99_ms,
       // The clients' own CPU (this process), and the 1-minute load average of the machine (other work on it shows here).
       client_cpu_pct: ((clientCpu.user + clientCpu.system) / 1e6 / (wallMs / 1000)) * 100,
-      load_avg: Number(loadavg()[0]!.toFixed(2)),
+      load_avg: Number(loadavg()[0]!.toFixed(2)), cpu_pressure_pct: cpuPressure(),
     });
   } finally {
     clearTimeout(deadline);
