@@ -41,6 +41,8 @@ export class KernelRanker {
 
   /** Keep the embedding table fixed (much cheaper backward: no gradient through similarities). */
   freezeEmbeddings = false;
+  /** Keep the per-word weights fixed (IDF): only the scorer's few weights learn, which overfits less. */
+  freezeWordWeights = false;
 
   constructor(readonly vocab: number, readonly dim: number, embeddings: Float32Array) {
     this.F = new Param('F', embeddings, [vocab, dim], dim);
@@ -54,7 +56,7 @@ export class KernelRanker {
   }
 
   params(): Param[] {
-    const own = [this.v, this.w, this.w2, this.b, this.r, ...(this.bag ? [this.wb] : [])];
+    const own = [...(this.freezeWordWeights ? [] : [this.v]), this.w, this.w2, this.b, this.r, ...(this.bag ? [this.wb] : [])];
     return this.freezeEmbeddings ? own : [this.F, ...own];
   }
 

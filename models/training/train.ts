@@ -38,6 +38,8 @@ export interface TrainOptions {
   crossMaxTokens: number;
   batchSize: number;
   lr: number;
+  /** Cross-encoder negatives per dialogue example that the bi-encoder ranks highest (the rest are random). */
+  hardNegatives: number;
   float16: boolean;
   /** Use at most this many training examples (for quick runs and tests). */
   limit?: number;
@@ -59,7 +61,7 @@ export interface TrainReport {
 
 export const DEFAULT_TRAIN: Omit<TrainOptions, 'data' | 'world' | 'out' | 'log' | 'progress'> = {
   seed: 1, extra: [], pretrained: true, cacheDir: '.cache/pretrained', vocabSize: 20000, outDim: 128,
-  biEpochs: 4, crossEpochs: 1, biMaxTokens: 512, crossMaxTokens: 256, batchSize: 32, lr: 2e-3, float16: true,
+  biEpochs: 4, crossEpochs: 1, biMaxTokens: 512, crossMaxTokens: 384, batchSize: 32, lr: 2e-3, hardNegatives: 0, float16: true,
 };
 
 /** Initial log-weights of the recency buckets (last token, 1, 2-3, 4-7, 8-15, 16-31, 32-63, 64+ from the end). */
@@ -268,6 +270,7 @@ export async function train(opts: TrainOptions): Promise<Trained> {
   cross.w.value.fill(0);
   cross.w2.value.fill(0);
   cross.w.value[0] = 1;
+  cross.freezeWordWeights = true;
   cross.v.value.set(idfLogits);
   cross.r.value.set(RECENCY_PRIOR);
   const trainUtterances = [...new Set(bySplit.train.filter((x) => x.task === 'speech').map((x) => x.label))];
@@ -306,9 +309,9 @@ export async function train(opts: TrainOptions): Promise<Trained> {
   const groups = crossTrain.map((e) => {
     let negs: string[];
     if (e.ex.task === 'speech') {
-      const hard = hardNegatives(e, 2);
+      const hard = opts.hardNegatives ? hardNegatives(e, opts.hardNegatives) : [];
       const rand: string[] = [];
-      for (let g = 0; rand.length < 3 && g < 50; g++) {
+      for (let g = 0; rand.length < 5 - hard.length && g < 50; g++) {
         const t = trainUtterances[rng.int(trainUtterances.length)]!;
         if (t !== e.ex.label && !hard.includes(t) && !utteranceEpisodes.get(t)?.has(e.ex.episode)) rand.push(t);
       }
@@ -316,6 +319,10 @@ export async function train(opts: TrainOptions): Promise<Trained> {
     } else negs = rng.shuffle((e.ex.candidates ?? []).filter((c) => c !== e.ex.label)).slice(0, 5);
     return { q: e.ctxCross.filter((t) => t > 4), cands: [e.ex.label, ...negs].map((t) => crossCand(t).filter((x) => x > 4)) };
   }).filter((g) => g.cands.length > 1 && g.q.length > 0);
+  {
+    const v0 = evalCross(validSets);
+    opts.log(`cross-encoder before training: valid dialogue R@1/20 ${v0.dialogue_r1.toFixed(3)}  action acc ${v0.action_acc.toFixed(3)}`);
+  }
   for (let epoch = 1; epoch <= opts.crossEpochs; epoch++) {
     const t0 = Date.now();
     const order = rng.shuffle([...groups]);
