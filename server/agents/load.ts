@@ -3,7 +3,7 @@
  * dialogue pool (the model's utterances.txt plus the written episodes), and the act / emote
  * thresholds (tuned on the written corpus, cached).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { splitOf, type SplitConfig } from '../../models/training/dataset.js';
 import { join, resolve } from 'node:path';
 import { ModelRanker, readUtterances, type Tokenizer } from '../../models/runtime/index.js';
@@ -104,7 +104,10 @@ export async function loadPolicy(opts: LoadPolicyOptions = {}): Promise<LoadedPo
   // pool otherwise competes with everything else for the cores (measured: episodes 1.7x faster).
   const ranker = await ModelRanker.load(modelDir, { threads: opts.threads ?? 1 });
   memoiseTokens(ranker.tokenizer);
-  const sources = opts.utterances ?? [join(modelDir, 'utterances.txt'), DEFAULT_EPISODES].filter((p) => existsSync(p));
+  // The written episodes' own files only (*.jsonl at the top of the directory): exports beside them
+  // (parlai/*.txt) hold action and emote labels too, which are not things to say.
+  const episodeFiles = existsSync(DEFAULT_EPISODES) ? readdirSync(DEFAULT_EPISODES).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(DEFAULT_EPISODES, f)) : [];
+  const sources = opts.utterances ?? [join(modelDir, 'utterances.txt'), ...episodeFiles].filter((p) => existsSync(p));
   const texts = sources.length ? readUtterances(sources) : [];
   if (!texts.length) throw new Error(`no utterances for the dialogue pool (looked in ${sources.join(', ') || `${modelDir}/utterances.txt and ${DEFAULT_EPISODES}`})`);
   const pool = await ranker.buildPool(texts, { cacheDir, name: `dialogue-${ranker.biEncoder.fingerprint.slice(0, 12)}` });
