@@ -11,6 +11,7 @@ import type { Account, AccountStore } from '../store/accounts.js';
 import { TokenBucket, type ConnectionCounter, type ServerOptions } from './limits.js';
 import type { LoginResult, Portal, Session, SessionLink } from './portal.js';
 import type { ServerStats } from './stats.js';
+import { DRIVE_HELP, driveCommand } from '../agents/manager.js';
 
 export interface ServerContext {
   host: Host;
@@ -41,6 +42,7 @@ const ADMIN_HELP = [
   '  @kick NAME         end the session of a character or account',
   '  @teleport WHO to WHERE  (or @tp WHERE for yourself): move a character to a room or to another character',
   '  @create NAME [+container +surface +weapon +wearable +food +drink +fixed]  make an object here',
+  DRIVE_HELP,
 ].join('\n');
 
 const PLAYER_HELP = ['Server commands:', '  who     who is playing', '  quit    leave (your character is saved)', '  help    the game\'s commands'].join('\n');
@@ -287,7 +289,7 @@ export abstract class Connection implements SessionLink {
         case '@help':
           return this.replyWithState(session, admin ? `${PLAYER_HELP}\n${ADMIN_HELP}` : PLAYER_HELP, true, id);
       }
-      const known = ['@reload', '@save', '@kick', '@teleport', '@tp', '@create'];
+      const known = ['@reload', '@save', '@kick', '@teleport', '@tp', '@create', '@drive'];
       if (!known.includes(word)) return this.replyWithState(session, `There is no server command "${word}". Type @help.`, false, id);
       if (!admin) {
         this.sendError('forbidden', `${word} is for admins only.`, id);
@@ -331,6 +333,8 @@ export abstract class Connection implements SessionLink {
           const r = await host.admin({ op: 'create', actor: session.character.id, spec: rest }, who);
           return this.replyWithState(session, r.text, r.ok, id, r.seq);
         }
+        case '@drive':
+          return this.replyWithState(session, await driveCommand(host, rest), true, id);
       }
     } catch (err) {
       if (err instanceof HostUnavailableError) return this.sendError('unavailable', err.message, id);

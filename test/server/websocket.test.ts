@@ -171,7 +171,7 @@ describe('websocket play', () => {
   it('keeps admin commands from players and runs them for admins', async () => {
     const player = await WsClient.open(server.wsUrl);
     await player.guest('kitty');
-    for (const cmd of ['@save', '@reload', '@kick orc', '@teleport kitty to shed', '@create gold ring']) {
+    for (const cmd of ['@save', '@reload', '@kick orc', '@teleport kitty to shed', '@create gold ring', '@drive ghost idle']) {
       player.send({ type: 'command', text: cmd, id: cmd });
       expect(await player.next<ErrorFrame>((f) => f.type === 'error' && f.id === cmd)).toMatchObject({ code: 'forbidden' });
     }
@@ -184,6 +184,10 @@ describe('websocket play', () => {
 
     const saved = await admin.command('@save');
     expect(saved.result).toMatchObject({ ok: true, text: expect.stringContaining('Saved') });
+
+    const driving = await admin.command('@drive list');
+    expect(driving.result.text).toMatch(/No character is driven|ghost|kitty|orc|gardener/);
+    expect((await admin.command('@drive ghost sing')).result.text).toMatch(/^Usage: @drive/);
 
     const created = await admin.command('@create golden goblet +drink');
     expect(created.result.ok).toBe(true);
