@@ -43,6 +43,19 @@ export function withinReach(w: World, actor: NodeId, id: NodeId | undefined): bo
   return w.roomOf(id) === w.roomOf(actor);
 }
 
+/** The container or surface Y is within the actor's reach (in the room, or held by the actor). */
+export function containerWithinReach(): Constraint {
+  return {
+    id: 'same_room',
+    holds: (w, actor, x) => withinReach(w, actor, x.container),
+    failure: (w, actor, x) => {
+      const holder = x.container ? w.holderOf(x.container) : undefined;
+      if (holder && holder !== actor) return `${The(w, holder)} has ${theOf(w, x.container)}.`;
+      return `${The(w, x.container)} is not here.`;
+    },
+  };
+}
+
 /** Another character in the actor's room. */
 export function targetHere(): Constraint {
   return {

@@ -2,7 +2,7 @@
  * get X from Y — actor and Y in the same room (Y in the room or carried); X gettable;
  * Y is a container or surface; X is in/on Y. Effect: actor carries X.
  */
-import { aOf, The, theOf, withinReach, cname } from './common.js';
+import { aOf, The, theOf, withinReach, cname, containerWithinReach } from './common.js';
 import { actionEvent } from './event.js';
 import type { ActionRule } from './rule.js';
 
@@ -10,15 +10,7 @@ export const getFrom: ActionRule = {
   name: 'get_from',
   slots: ['object', 'container'],
   constraints: [
-    {
-      id: 'same_room',
-      holds: (w, actor, x) => withinReach(w, actor, x.container),
-      failure: (w, actor, x) => {
-        const holder = x.container ? w.holderOf(x.container) : undefined;
-        if (holder && holder !== actor) return `${The(w, holder)} has ${theOf(w, x.container)}.`;
-        return `${The(w, x.container)} is not here.`;
-      },
-    },
+    containerWithinReach(),
     {
       id: 'container',
       holds: (w, _a, x) => !!w.object(x.container!)?.container || !!w.object(x.container!)?.surface,

@@ -2,7 +2,7 @@
  * put X in/on Y — actor and Y in the same room (or Y carried); Y a container (in) or a surface
  * (on); actor carries X; X is not Y (nor holds Y). Effect: X in/on Y.
  */
-import { aOf, carries, objectCarried, The, theOf, withinReach, cname } from './common.js';
+import { aOf, carries, objectCarried, The, theOf, withinReach, cname, containerWithinReach } from './common.js';
 import { actionEvent } from './event.js';
 import type { ActionArgs, ActionRule } from './rule.js';
 
@@ -10,15 +10,7 @@ export const put: ActionRule = {
   name: 'put',
   slots: ['object', 'container'],
   constraints: [
-    {
-      id: 'same_room',
-      holds: (w, actor, x) => withinReach(w, actor, x.container),
-      failure: (w, actor, x) => {
-        const holder = x.container ? w.holderOf(x.container) : undefined;
-        if (holder && holder !== actor) return `${The(w, holder)} has ${theOf(w, x.container)}.`;
-        return `${The(w, x.container)} is not here.`;
-      },
-    },
+    containerWithinReach(),
     {
       id: 'container',
       holds: (w, _a, x) => (x.prep === 'on' ? !!w.object(x.container!)?.surface : !!w.object(x.container!)?.container),
