@@ -48,14 +48,18 @@ export function parsePhrase(text: string): Phrase {
   return { words, ordinal, text: text.trim() };
 }
 
-/** How well a phrase names a node: 2 exact, 1 partial (each word a prefix of a name word, in order), 0 no. */
+/**
+ * How well a phrase names a node: 2 exact, 1 partial (each word the start of a name word, or the end
+ * of a compound one, in order), 0 no.
+ */
 export function matchScore(phrase: Phrase, name: string): 0 | 1 | 2 {
   const nameWords = normaliseWords(name);
   if (phrase.words.length === 0) return 0;
   if (phrase.words.join(' ') === nameWords.join(' ')) return 2;
   let j = 0;
   for (const w of phrase.words) {
-    while (j < nameWords.length && !nameWords[j]!.startsWith(w)) j++;
+    // a word may start a name word ("shov" -> shovel) or end a compound one ("bell" -> handbell)
+    while (j < nameWords.length && !nameWords[j]!.startsWith(w) && !(w.length >= 3 && nameWords[j]!.endsWith(w))) j++;
     if (j === nameWords.length) return 0;
     j++;
   }

@@ -98,6 +98,13 @@ describe('ordinals and ambiguity', () => {
     expect(execute(w, 'gardener', 'drop scroll').action).toBe('drop old scroll');
   });
 
+  it('finds the end of a compound word: "bell" names a handbell', () => {
+    const w = littleWorld();
+    w.add({ kind: 'object', id: 'handbell', name: 'brass handbell', prefix: 'a', description: 'Loud.', gettable: true, container: false, surface: false, weapon: false, wearable: false, food: false, drink: false }, { parent: 'garden', rel: 'in' });
+    expect(execute(w, 'gardener', 'get bell').action).toBe('get brass handbell');
+    expect(execute(w, 'gardener', 'get el').text).toMatch(/don't see/); // too short to count as an ending
+  });
+
   it('prefers an exact name over a partial one', () => {
     const w = littleWorld();
     w.add({ kind: 'object', id: 'plain-scroll', name: 'scroll', prefix: 'a', description: 'Plain.', gettable: true, container: false, surface: false, weapon: false, wearable: false, food: false, drink: false }, { parent: 'garden', rel: 'in' });
