@@ -5,7 +5,7 @@ import type { Command } from '../command.js';
 import { intOption, parseOptions, UsageError } from '../command.js';
 import { Rng } from '../../engine/rng.js';
 import { episodeExamples, splitOf, SPLITS, toParlai, type Example, type Split, type SplitConfig } from '../../../models/training/dataset.js';
-import { DEFAULT_WORLD, loadWorld } from '../../world-io/load-world.js';
+import { CORPUS_WORLD, loadWorld } from '../../world-io/load-world.js';
 import { World } from '../../engine/world.js';
 import { checkCorpus } from '../../episodes/corpus-check.js';
 import { stageEpisode } from '../../episodes/stage.js';
@@ -62,12 +62,12 @@ export const corpusCommand: Command = {
     'Exits non-zero listing every problem.',
     '',
     '  --data PATH     episodes (default: world-data/episodes)',
-    '  --world PATH    the world they are set in (default: the bundled world)',
+    '  --world PATH    the world they are set in (default: the bundled world plus world-data/settings)',
     '  --min-turns N   fewest turns an episode may have (default 8)',
   ].join('\n'),
   async run(args) {
     const { opts, rest } = parseOptions(args, { data: 'string', world: 'string', 'min-turns': 'string', id: 'string', turn: 'string', out: 'string', seed: 'string' });
-    const world = new World(loadWorld(opts.world ?? DEFAULT_WORLD).state);
+    const world = new World(loadWorld(opts.world ?? CORPUS_WORLD).state);
     if (rest[0] === 'export') {
       const data = opts.data ?? DEFAULT_CORPUS;
       const out = opts.out ?? join(data, 'parlai');

@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { intOption, parseOptions } from '../command.js';
 import { progressBar } from '../progress.js';
-import { DEFAULT_WORLD } from '../../world-io/load-world.js';
+import { CORPUS_WORLD } from '../../world-io/load-world.js';
 import { DEFAULT_TRAIN, train } from '../../../models/training/train.js';
 
 const DEFAULT_DATA = new URL('../../../world-data/episodes', import.meta.url).pathname;
@@ -23,7 +23,7 @@ export const trainCommand: Command = {
     '  --data DIR        episodes (default world-data/episodes)',
     '  --out DIR         model directory to write (default models/default)',
     '  --seed N          random seed (default 1); the same seed gives the same model',
-    '  --world PATH      the world the episodes are set in (default: the bundled world)',
+    '  --world PATH      the world the episodes are set in (default: the bundled world plus world-data/settings)',
     '  --extra LIST      extra ParlAI-format LIGHT files to train on, comma-separated; each',
     '                    PATH or PATH:dialogue|action|emote (default dialogue)',
     `  --epochs N        bi-encoder epochs (default ${DEFAULT_TRAIN.biEpochs})`,
@@ -41,7 +41,7 @@ export const trainCommand: Command = {
     const { report } = await train({
       ...DEFAULT_TRAIN,
       data: opts.data ?? DEFAULT_DATA,
-      world: opts.world ?? DEFAULT_WORLD,
+      world: opts.world ?? CORPUS_WORLD,
       out: opts.out ?? DEFAULT_OUT,
       seed: intOption(opts.seed, 'seed', DEFAULT_TRAIN.seed),
       extra: opts.extra ? opts.extra.split(',') : [],
