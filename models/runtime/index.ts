@@ -5,7 +5,7 @@ export { lineRole, selectLines, TASK_LINES, type LineRole } from './light-format
 export { Tokenizer, type EncodedBatch } from './tokenizer.js';
 export { readModelDir, INPUT_ROLES, type ModelDirConfig, type EncoderSpec, type Pooling, type InputRole } from './model-dir.js';
 export { BiEncoder, CrossEncoder, normalizeRows, poolTokens } from './encoders.js';
-export { DotIndex, dotScores, argsortDesc, quantizeRows, INT8_FROM, type Hit, type IndexOptions, type Quantize } from './topk.js';
+export { DotIndex, dotScores, argsortDesc, quantizeRows, kernelProbe, quantisationBound, INT8_FROM, type Hit, type IndexOptions, type Quantize } from './topk.js';
 export { CandidatePool, hashTexts, readEmbeddingCache, writeEmbeddingCache, type PoolOptions } from './pool.js';
 export { openSession, inferenceThreadId, type Session, type SessionOptions, type TensorData } from './session.js';
 export { ModelRanker, type Ranker, type RankOptions, type ScoredCandidate, type LoadOptions } from './ranker.js';

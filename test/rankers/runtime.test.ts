@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  DotIndex, EMOTES, ModelError, ModelRanker, Tokenizer, argsortDesc, dotScores, inferenceThreadId, normalizeRows, quantizeRows, readModelDir, selectLines,
+  DotIndex, EMOTES, ModelError, ModelRanker, Tokenizer, argsortDesc, dotScores, inferenceThreadId, normalizeRows, quantizeRows, kernelProbe, readModelDir, selectLines,
 } from '../../models/runtime/index.js';
 import { biEncoderGraph } from '../../models/onnx/builders.js';
 import { mulberry32 } from '../../models/eval/baselines.js';
@@ -180,10 +180,30 @@ describe('top-K kernel', () => {
     });
   }
 
-  it('quantises rows symmetrically, transposed for MatMulInteger', () => {
+  it('quantises rows symmetrically to 7 bits, transposed for MatMulInteger', () => {
     const { transposed, scales } = quantizeRows(Float32Array.of(0.5, -1, 0.25, 0, 0, 0), 3);
-    expect([...scales]).toEqual([Math.fround(1 / 127), 1]);
-    expect([...transposed]).toEqual([64, 0, -127, 0, 32, 0]); // [dim, rows]
+    expect([...scales]).toEqual([Math.fround(1 / 63), 1]);
+    expect([...transposed]).toEqual([32, 0, -63, 0, 16, 0]); // [dim, rows]; |value| <= 63 so u8 x s8 pairs never overflow int16
+  });
+
+  it('this CPU\'s int8 kernel computes the worst case exactly (else the index scans float32)', async () => {
+    expect(await kernelProbe()).toBe(true);
+  });
+
+  it('int8 answers are certified: a shortlist too small to be sure is searched again, and the result is the exact top k', async () => {
+    const rng = mulberry32(11);
+    const n = 4000, dim = 24;
+    // many near-ties: rows close to one direction, so quantisation error can reorder them
+    const m = normalizeRows(Float32Array.from({ length: n * dim }, (_, i) => (i % dim === 0 ? 3 : 0) + (rng() - 0.5) * 0.2), dim);
+    const index = await DotIndex.create(m, dim, { quantize: 'int8', oversample: 1, minShortlist: 12 });
+    const q = normalizeRows(Float32Array.from({ length: 4 * dim }, (_, i) => (i % dim === 0 ? 3 : 0) + (rng() - 0.5) * 0.2), dim);
+    const hits = await index.search(q, 10);
+    expect(index.retries).toBeGreaterThan(0); // the first shortlist of 12 could not be certified
+    for (let b = 0; b < 4; b++) {
+      const scores = dotScores(q.subarray(b * dim, (b + 1) * dim), m, dim);
+      expect(hits[b]!.map((h) => h.index)).toEqual(argsortDesc(scores).slice(0, 10));
+    }
+    await index.release();
   });
 });
 
