@@ -7,6 +7,7 @@
  *    idf(w) = ln((1 + N) / (1 + df(w))) + 1 over the N documents the ranker was fitted on (for
  *    evaluation: every context and candidate of the data file).
  */
+import { cosine, DocFrequencies } from '../runtime/lexical.js';
 import type { Ranker, RankOptions, ScoredCandidate } from '../runtime/ranker.js';
 
 /** mulberry32: small, fast, seeded. */
@@ -39,64 +40,34 @@ export class RandomRanker implements Ranker {
   }
 }
 
-export const STOP_WORDS = new Set(
-  ('a an the and or but if of to in on at by for with from into onto as is are was were be been am i me my you your he him his ' +
-    'she her it its we us our they them their this that these those there here what which who whom do does did not no so than ' +
-    'too very can will just s t')
-    .split(' '),
-);
-
-export function irWords(text: string): string[] {
-  const out: string[] = [];
-  for (const token of text.toLowerCase().split(/\s+/)) {
-    if (token.startsWith('_')) continue;
-    for (const w of token.match(/[a-z0-9']+/g) ?? []) {
-      const word = w.replace(/^'+|'+$/g, '');
-      if (word && !STOP_WORDS.has(word)) out.push(word);
-    }
-  }
-  return out;
-}
+export { STOP_WORDS, irWords } from '../runtime/lexical.js';
 
 export class IrRanker implements Ranker {
   readonly name = 'ir (tf-idf)';
-  private readonly df = new Map<string, number>();
-  private docs = 0;
+  private readonly freq: DocFrequencies;
+
+  constructor(freq = new DocFrequencies()) {
+    this.freq = freq;
+  }
 
   /** Counts document frequencies over `documents` (each counted once per word). */
   fit(documents: Iterable<string>): this {
-    for (const d of documents) {
-      this.docs++;
-      for (const w of new Set(irWords(d))) this.df.set(w, (this.df.get(w) ?? 0) + 1);
-    }
+    this.freq.add(documents);
     return this;
   }
 
   idf(word: string): number {
-    return Math.log((1 + this.docs) / (1 + (this.df.get(word) ?? 0))) + 1;
+    return this.freq.idf(word);
   }
 
   /** The TF-IDF vector of a text and its norm. */
-  vector(text: string): { weights: Map<string, number>; norm: number } {
-    const tf = new Map<string, number>();
-    for (const w of irWords(text)) tf.set(w, (tf.get(w) ?? 0) + 1);
-    const weights = new Map<string, number>();
-    let sq = 0;
-    for (const [w, c] of tf) {
-      const v = (1 + Math.log(c)) * this.idf(w);
-      weights.set(w, v);
-      sq += v * v;
-    }
-    return { weights, norm: Math.sqrt(sq) };
+  vector(text: string): ReturnType<DocFrequencies['vector']> {
+    return this.freq.vector(text);
   }
 
   /** Cosine of the TF-IDF vectors (0 when either has no words). */
   score(context: ReturnType<IrRanker['vector']>, candidate: string): number {
-    const c = this.vector(candidate);
-    if (context.norm === 0 || c.norm === 0) return 0;
-    let dot = 0;
-    for (const [w, v] of c.weights) dot += v * (context.weights.get(w) ?? 0);
-    return dot / (context.norm * c.norm);
+    return cosine(context, this.freq.vector(candidate));
   }
 
   async rank(context: string, candidates: readonly string[], _opts?: RankOptions): Promise<ScoredCandidate[]> {

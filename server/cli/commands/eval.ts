@@ -5,6 +5,7 @@ import { evaluate } from '../../../models/eval/evaluate.js';
 import { IrRanker, RandomRanker } from '../../../models/eval/baselines.js';
 import { ModelError } from '../../../models/runtime/errors.js';
 import { ModelRanker, type Ranker } from '../../../models/runtime/ranker.js';
+import { Hybrid, HybridRanker } from '../../../models/runtime/hybrid.js';
 
 export const DEFAULT_MODEL = 'models/default';
 const TASKS: EvalTask[] = ['dialogue', 'action', 'emote'];
@@ -31,10 +32,12 @@ export const evalCommand: Command = {
     '  --limit N       only the first N examples',
     '  --seed N        seed of the random baseline (default 1)',
     '  --threads N     onnxruntime threads (default: one per core)',
+    '  --no-hybrid     the bi-encoder alone, even when the model directory has hybrid.json',
+    '  --idf-from FILE IR baseline: document frequencies from FILE (e.g. the training split) instead of the data scored',
   ].join('\n'),
   async run(args) {
     const { opts, rest } = parseOptions(args, {
-      task: 'string', data: 'string', model: 'string', baseline: 'string', rerank: 'string', limit: 'string', seed: 'string', threads: 'string',
+      task: 'string', data: 'string', model: 'string', baseline: 'string', rerank: 'string', limit: 'string', seed: 'string', threads: 'string', 'idf-from': 'string', 'no-hybrid': 'boolean',
     });
     if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
     const task = opts.task as EvalTask | undefined;
@@ -58,17 +61,21 @@ export const evalCommand: Command = {
         label = { baseline: 'random' };
       } else if (opts.baseline === 'ir') {
         const docs = new Set<string>();
-        for (const ex of examples) {
+        // IDF from another file (the training split: never fitted on what is scored), else from this one
+        const source = opts['idf-from'] ? accumulate(readParlaiFile(opts['idf-from']), 'dialogue') : examples;
+        for (const ex of source) {
           docs.add(ex.context);
-          for (const c of ex.candidates) docs.add(c);
+          if (!opts['idf-from']) for (const c of ex.candidates) docs.add(c);
           for (const l of ex.labels) docs.add(l);
         }
         ranker = new IrRanker().fit(docs);
-        label = { baseline: 'ir' };
+        label = { baseline: opts['idf-from'] ? `ir (idf from ${opts['idf-from']})` : 'ir' };
       } else {
         const dir = opts.model ?? DEFAULT_MODEL;
         ranker = await ModelRanker.load(dir, { threads, crossEncoder: rerank > 0 });
-        label = { model: dir };
+        const hybrid = opts['no-hybrid'] || rerank ? undefined : Hybrid.read(dir);
+        if (hybrid) ranker = new HybridRanker(ranker, hybrid);
+        label = { model: hybrid ? `${dir} (hybrid)` : dir };
       }
       const result = await evaluate(examples, ranker, { task, rerank: rerank || undefined, limit });
       const k = Math.round(result.candidates);
@@ -102,7 +109,7 @@ export const evalCommand: Command = {
       }
       throw err;
     } finally {
-      if (ranker instanceof ModelRanker) await ranker.release();
+      if (ranker instanceof ModelRanker || ranker instanceof HybridRanker) await ranker.release();
     }
   },
 };

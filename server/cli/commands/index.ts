@@ -3,6 +3,7 @@ import type { Command } from '../command.js';
 import { corpusCommand } from './corpus.js';
 import { episodesCommand } from './episodes.js';
 import { evalCommand } from './eval.js';
+import { fitHybridCommand } from './fit-hybrid.js';
 import { playCommand } from './play.js';
 import { trainCommand } from './train.js';
 import { serveCommand } from './serve.js';
@@ -14,6 +15,7 @@ export const commands: Command[] = [
   corpusCommand,
   trainCommand,
   evalCommand,
+  fitHybridCommand,
   episodesCommand,
   validateCommand,
 ];

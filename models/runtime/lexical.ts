@@ -1,0 +1,143 @@
+/**
+ * Exact word evidence for ranking: words, TF-IDF vectors over a fixed document-frequency table, and
+ * a LIGHT-format context read back into its parts (setting, persona, objects, who said what).
+ *
+ * The document frequencies are never fitted on the data being scored: they come from the training
+ * split (stored in the model directory's `hybrid.json`) or from the live candidate pool.
+ */
+
+/** Words the lexical features ignore: articles, pronouns, auxiliaries and the like. */
+export const STOP_WORDS = new Set(
+  ('a an the and or but if of to in on at by for with from into onto as is are was were be been am i me my you your he him his ' +
+    'she her it its we us our they them their this that these those there here what which who whom do does did not no so than ' +
+    'too very can will just s t')
+    .split(' '),
+);
+
+/** Lowercased runs of letters, digits and apostrophes; LIGHT's `_prefix` tokens and stop words dropped. */
+export function irWords(text: string): string[] {
+  const out: string[] = [];
+  for (const token of text.toLowerCase().split(/\s+/)) {
+    if (token.startsWith('_')) continue;
+    for (const w of token.match(/[a-z0-9']+/g) ?? []) {
+      const word = w.replace(/^'+|'+$/g, '');
+      if (word && !STOP_WORDS.has(word)) out.push(word);
+    }
+  }
+  return out;
+}
+
+/** Every lowercased word, stop words included (for pronouns, questions, greetings). */
+export function allWords(text: string): string[] {
+  return text.toLowerCase().match(/[a-z0-9']+/g) ?? [];
+}
+
+export interface TfIdfVector {
+  weights: Map<string, number>;
+  norm: number;
+}
+
+export const EMPTY_VECTOR: TfIdfVector = { weights: new Map(), norm: 0 };
+
+/** Document frequencies of words over N documents; idf(w) = ln((1 + N) / (1 + df(w))) + 1. */
+export class DocFrequencies {
+  readonly df = new Map<string, number>();
+  docs = 0;
+
+  /** Counts each word once per document. */
+  add(documents: Iterable<string>): this {
+    for (const d of documents) {
+      this.docs++;
+      for (const w of new Set(irWords(d))) this.df.set(w, (this.df.get(w) ?? 0) + 1);
+    }
+    return this;
+  }
+
+  idf(word: string): number {
+    return Math.log((1 + this.docs) / (1 + (this.df.get(word) ?? 0))) + 1;
+  }
+
+  /** Sublinear TF (1 + ln tf) times IDF. */
+  vector(text: string): TfIdfVector {
+    const tf = new Map<string, number>();
+    for (const w of irWords(text)) tf.set(w, (tf.get(w) ?? 0) + 1);
+    const weights = new Map<string, number>();
+    let sq = 0;
+    for (const [w, c] of tf) {
+      const v = (1 + Math.log(c)) * this.idf(w);
+      weights.set(w, v);
+      sq += v * v;
+    }
+    return { weights, norm: Math.sqrt(sq) };
+  }
+
+  toJSON(): { docs: number; df: Record<string, number> } {
+    return { docs: this.docs, df: Object.fromEntries([...this.df].sort((a, b) => (a[0] < b[0] ? -1 : 1))) };
+  }
+
+  static fromJSON(data: { docs: number; df: Record<string, number> }): DocFrequencies {
+    const f = new DocFrequencies();
+    f.docs = data.docs;
+    for (const [w, n] of Object.entries(data.df)) f.df.set(w, n);
+    return f;
+  }
+}
+
+/** Cosine of two TF-IDF vectors (0 when either is empty). */
+export function cosine(a: TfIdfVector, b: TfIdfVector): number {
+  if (a.norm === 0 || b.norm === 0) return 0;
+  const [small, large] = a.weights.size <= b.weights.size ? [a, b] : [b, a];
+  let dot = 0;
+  for (const [w, v] of small.weights) dot += v * (large.weights.get(w) ?? 0);
+  return dot / (a.norm * b.norm);
+}
+
+export interface HistoryLine {
+  who: 'self' | 'partner';
+  kind: 'say' | 'act' | 'emote';
+  text: string;
+}
+
+/** A LIGHT-format context read back into its parts. */
+export interface ContextParts {
+  task: string;
+  setting: string;
+  partner: string;
+  self: string;
+  persona: string;
+  objects: string;
+  history: HistoryLine[];
+  /** The whole context, for the IR feature. */
+  all: string;
+}
+
+const HISTORY = /^_(self|partner)_(say|act|emote) ?(.*)$/;
+
+export function readContext(context: string): ContextParts {
+  const parts: ContextParts = { task: '', setting: '', partner: '', self: '', persona: '', objects: '', history: [], all: context };
+  const objects: string[] = [];
+  for (const line of context.split('\n')) {
+    const h = HISTORY.exec(line);
+    if (h) {
+      parts.history.push({ who: h[1] as 'self' | 'partner', kind: h[2] as 'say' | 'act' | 'emote', text: h[3]! });
+      continue;
+    }
+    const space = line.indexOf(' ');
+    const key = space < 0 ? line : line.slice(0, space);
+    const value = space < 0 ? '' : line.slice(space + 1);
+    if (key.startsWith('_task_')) parts.task = key.slice(6);
+    else if (key === '_setting_name' || key === '_setting_desc') parts.setting += (parts.setting ? ' ' : '') + value;
+    else if (key === '_partner_name') parts.partner = value;
+    else if (key === '_self_name') parts.self = value;
+    else if (key === '_self_persona') parts.persona = value;
+    else if (key === '_object_desc') objects.push(value);
+  }
+  parts.objects = objects.join(' ');
+  return parts;
+}
+
+/** The last history line matching `who` and `kind`, if any. */
+export function lastOf(history: HistoryLine[], who: 'self' | 'partner', kind: 'say' | 'act' | 'emote'): HistoryLine | undefined {
+  for (let i = history.length - 1; i >= 0; i--) if (history[i]!.who === who && history[i]!.kind === kind) return history[i];
+  return undefined;
+}
