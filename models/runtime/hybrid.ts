@@ -177,7 +177,7 @@ export function undoes(act: string, previous: string): boolean {
 }
 
 /** The object and target words of an action ("give bread to baker" -> object "bread", target "baker"). */
-function actionParts(act: string): { verb: string; object: string; target: string } {
+export function actionParts(act: string): { verb: string; object: string; target: string } {
   const verb = act.split(' ')[0] ?? '';
   let m: RegExpExecArray | null;
   if ((m = /^(?:give) (.+) to (.+)$/.exec(act))) return { verb, object: m[1]!, target: m[2]! };
@@ -188,7 +188,7 @@ function actionParts(act: string): { verb: string; object: string; target: strin
   return { verb, object: act.slice(verb.length + 1), target: '' };
 }
 
-const ASK = /\b(?:give|hand|pass|lend|spare|can i have|could i have|may i have|i need|i want|i'd like|let me have)\b/i;
+export const ASK = /\b(?:give|hand|pass|lend|spare|can i have|could i have|may i have|i need|i want|i'd like|let me have)\b/i;
 
 export const ACTION_FEATURES = [
   'bi', 'ir_context', 'ir_last', 'ir_self_last', 'object_in_last', 'object_in_self_last', 'to_partner', 'asked_and_gives',

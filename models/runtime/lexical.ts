@@ -141,3 +141,43 @@ export function lastOf(history: HistoryLine[], who: 'self' | 'partner', kind: 's
   for (let i = history.length - 1; i >= 0; i--) if (history[i]!.who === who && history[i]!.kind === kind) return history[i];
   return undefined;
 }
+
+/**
+ * An inverted index over candidate texts for retrieval by word overlap: the rows sharing the
+ * query's rarer words, ranked by TF-IDF cosine. Words in more than `maxShare` of the rows are not
+ * followed (they match nearly everything and decide nothing).
+ */
+export class LexicalIndex {
+  private readonly postings = new Map<string, number[]>();
+  private readonly vectors: TfIdfVector[];
+
+  constructor(
+    texts: readonly string[],
+    private readonly freq: DocFrequencies,
+    private readonly maxShare = 0.02,
+  ) {
+    this.vectors = texts.map((t) => freq.vector(t));
+    this.vectors.forEach((v, i) => {
+      for (const w of v.weights.keys()) {
+        let p = this.postings.get(w);
+        if (!p) this.postings.set(w, (p = []));
+        p.push(i);
+      }
+    });
+  }
+
+  /** The best `k` rows for a query vector, best first (rows with no rare word in common are not scored). */
+  search(query: TfIdfVector, k: number): number[] {
+    const limit = Math.max(50, this.vectors.length * this.maxShare);
+    const rows = new Set<number>();
+    for (const w of query.weights.keys()) {
+      const p = this.postings.get(w);
+      if (p && p.length <= limit) for (const i of p) rows.add(i);
+    }
+    return [...rows]
+      .map((i) => ({ i, s: cosine(query, this.vectors[i]!) }))
+      .sort((a, b) => b.s - a.s || a.i - b.i)
+      .slice(0, k)
+      .map((x) => x.i);
+  }
+}

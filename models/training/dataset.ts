@@ -12,14 +12,10 @@ import { factsFor } from '../../server/agents/facts.js';
 import type { Episode } from '../../server/episodes/episode.js';
 import { stageEpisode } from '../../server/episodes/stage.js';
 
-export type Split = 'train' | 'valid' | 'test_seen' | 'test_unseen';
+import type { Split } from '../../server/episodes/splits.js';
+export type { Split };
 export const SPLITS: Split[] = ['train', 'valid', 'test_seen', 'test_unseen'];
-
-export interface SplitConfig {
-  unseen_categories: string[];
-  valid_percent: number;
-  test_seen_percent: number;
-}
+export { splitOf, type SplitConfig } from '../../server/episodes/splits.js';
 
 export interface Example {
   episode: string;
@@ -30,25 +26,6 @@ export interface Example {
   label: string;
   /** Action candidates (the speaker's valid actions); emotes use EMOTES; dialogue draws distractors. */
   candidates?: string[];
-}
-
-/** FNV-1a, for a split that depends only on the episode id. */
-function hash(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
-}
-
-export function splitOf(ep: Episode, world: World, cfg: SplitConfig): Split {
-  const category = world.room(ep.room)?.category.toLowerCase() ?? '';
-  if (cfg.unseen_categories.some((c) => c.toLowerCase() === category)) return 'test_unseen';
-  const bucket = hash(ep.id) % 100;
-  if (bucket < cfg.valid_percent) return 'valid';
-  if (bucket < cfg.valid_percent + cfg.test_seen_percent) return 'test_seen';
-  return 'train';
 }
 
 /** Every example of one episode, replaying it in a staged copy of the world. */

@@ -195,7 +195,7 @@ export async function runEpisodes(world: World, policy: Policy, opts: EpisodeOpt
         const speaker = live.ep.characters[t % 2]!;
         const partner = live.ep.characters[(t + 1) % 2]!;
         const heard = live.lastSay && live.lastSay.from !== speaker ? live.lastSay : undefined;
-        const view = agentView(live.world, speaker, { heard, lastObject: live.lastObject, partners: [partner] })!;
+        const view = agentView(live.world, speaker, { heard, lastObject: live.lastObject, partner, partners: [partner] })!;
         if (view.plan?.lastObject) live.lastObject = view.plan.lastObject;
         const queued = live.queued.get(speaker);
         return { speaker, input: { view, history: historyFor(live, speaker), queued: queued?.[0], variant: live.rng.int(1 << 30) } };

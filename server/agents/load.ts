@@ -4,11 +4,15 @@
  * thresholds (tuned on the written corpus, cached).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { splitOf, type SplitConfig } from '../../models/training/dataset.js';
 import { join, resolve } from 'node:path';
 import { ModelRanker, readUtterances, type Tokenizer } from '../../models/runtime/index.js';
 import type { World } from '../engine/world.js';
 import { readEpisodeFiles } from '../episodes/read.js';
+import { splitOf, type SplitConfig } from '../episodes/splits.js';
+import { Hybrid } from '../../models/runtime/hybrid.js';
+import { CORPUS_WORLD, loadWorld } from '../world-io/load-world.js';
+import { World as WorldClass } from '../engine/world.js';
+import { LineJudge, PoolLines, worldProperNames } from './line-judge.js';
 import { Policy, type PolicyOptions, type Thresholds } from './policy.js';
 import { tunedThresholds, type TuneResult } from './thresholds.js';
 
@@ -93,6 +97,22 @@ export function memoiseTokens(tokenizer: Tokenizer, limit = 100_000): void {
   t.__memoised = true;
 }
 
+/**
+ * The rules on retrieved lines (line-judge.ts), with who said each corpus line to whom (from the
+ * written episodes in the corpus world) and the proper names the live world may mention.
+ */
+export function lineJudge(texts: string[], world: World | undefined): LineJudge {
+  let corpusWorld: World | undefined;
+  let episodes: ReturnType<typeof readEpisodeFiles>['episodes'] = [];
+  try {
+    corpusWorld = new WorldClass(loadWorld(CORPUS_WORLD, { seed: 1 }).state);
+    if (existsSync(DEFAULT_EPISODES)) episodes = readEpisodeFiles(DEFAULT_EPISODES).episodes;
+  } catch {
+    corpusWorld = undefined; // without the corpus world, the checks that need no metadata still apply
+  }
+  return new LineJudge(new PoolLines(texts, episodes, corpusWorld), world ? worldProperNames(world) : new Set());
+}
+
 export function defaultModelDir(): string {
   return process.env.LIGHTMUD_MODEL ? resolve(process.env.LIGHTMUD_MODEL) : DEFAULT_MODEL_DIR;
 }
@@ -110,9 +130,12 @@ export async function loadPolicy(opts: LoadPolicyOptions = {}): Promise<LoadedPo
   const sources = opts.utterances ?? [join(modelDir, 'utterances.txt'), ...episodeFiles].filter((p) => existsSync(p));
   const texts = sources.length ? readUtterances(sources) : [];
   if (!texts.length) throw new Error(`no utterances for the dialogue pool (looked in ${sources.join(', ') || `${modelDir}/utterances.txt and ${DEFAULT_EPISODES}`})`);
-  const pool = await ranker.buildPool(texts, { cacheDir, name: `dialogue-${ranker.biEncoder.fingerprint.slice(0, 12)}` });
-  const rerank = opts.rerank === undefined || opts.rerank === 'auto' ? (crossEncoderHelps(modelDir) ? DEFAULT_LIVE_RERANK : 0) : opts.rerank;
-  const policy = new Policy(ranker, pool, { rerank, historyLimit: opts.historyLimit });
+  const hybrid = opts.hybrid ?? Hybrid.read(modelDir);
+  // The pool's embeddings stay in JavaScript too when the hybrid adds word-overlap candidates (their bi-encoder scores).
+  const pool = await ranker.buildPool(texts, { cacheDir, name: `dialogue-${ranker.biEncoder.fingerprint.slice(0, 12)}`, keepEmbeddings: !!hybrid });
+  const rerank = hybrid ? 0 : opts.rerank === undefined || opts.rerank === 'auto' ? (crossEncoderHelps(modelDir) ? DEFAULT_LIVE_RERANK : 0) : opts.rerank;
+  const judge = opts.judge ?? lineJudge(texts, opts.world);
+  const policy = new Policy(ranker, pool, { rerank, historyLimit: opts.historyLimit, hybrid, judge });
   // Who may be named in what a character says (see Policy.namesAbsent): the world's characters, by
   // their names and by the proper names in them ("Jory", "Blackwick"; not titles like "Father").
   const TITLES = /^(father|mother|brother|sister|baroness|baron|lord|lady|sir|dame|master|mistress|old|young|the|captain)$/i;

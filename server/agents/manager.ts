@@ -483,7 +483,9 @@ export class AgentManager {
     const t0 = performance.now();
     const id = driver.id;
     const heard = trigger.kind === 'speech' && trigger.from && trigger.text ? { from: trigger.from, text: trigger.text } : undefined;
-    const view: AgentView | null = await this.host.agentView(id, { heard, lastObject: driver.lastObject });
+    // The partner: who spoke to or acted on it now, else the one it last talked with.
+    const partner = trigger.from ?? this.lastPartner.get(id);
+    const view: AgentView | null = await this.host.agentView(id, { heard, lastObject: driver.lastObject, partner });
     if (!view || this.host.driverOf(id) !== driver || this.closed) return;
     if (trigger.kind === 'idle' && !view.others.some((o) => this.host.driverOf(o.id)?.kind === 'human')) return;
     if (view.plan?.lastObject) driver.lastObject = view.plan.lastObject;

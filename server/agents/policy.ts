@@ -15,6 +15,10 @@
  * inference thread, so the event loop stays free.
  */
 import { argsortDesc, EMOTES, type CandidatePool, type ModelRanker } from '../../models/runtime/index.js';
+import { actionParts, ASK, headWord, Hybrid, undoes } from '../../models/runtime/hybrid.js';
+import { irWords } from '../../models/runtime/lexical.js';
+import { LexicalIndex } from '../../models/runtime/lexical.js';
+import { LineJudge, type Scene } from './line-judge.js';
 import { formatContext, type ContextTask, type HistoryEntry } from './context.js';
 import { cueOf, FEAR_EMOTES } from './cues.js';
 import type { AgentView } from './view.js';
@@ -58,6 +62,10 @@ export interface PolicyOptions {
   /** History lines kept in the context (newest). Default 16. */
   historyLimit?: number;
   thresholds?: Thresholds;
+  /** The hybrid ranker (the model directory's hybrid.json): word evidence on top of the bi-encoder. */
+  hybrid?: Hybrid;
+  /** Rules on retrieved lines (who they were written to, names, claims, repeats). */
+  judge?: LineJudge;
 }
 
 export const DEFAULT_THRESHOLDS: Thresholds = { action: 0.35, emote: 0.35 };
@@ -100,17 +108,68 @@ const lowerFirst = (s: string) => (/^I\b/.test(s) ? s : s.charAt(0).toLowerCase(
 
 export const HOSTILE = /^(hit|steal) /;
 
-/** Actions the model may take given its history: no repeat of its last three, no unprovoked hit or theft. */
-export function actionFilter(history: HistoryEntry[]): (action: string) => boolean {
-  const recent = history.slice(-8);
-  const mine = new Set(recent.filter((h) => h.speaker === 'self' && h.kind === 'act').slice(-3).map((h) => h.text));
-  const provoked = recent.some((h) => h.speaker === 'partner' && ((h.kind === 'act' && HOSTILE.test(h.text)) || (h.kind === 'say' && cueOf(h.text) === 'threat')));
-  return (action) => !mine.has(action) && (provoked || !HOSTILE.test(action));
+/**
+ * Is a model-chosen action grounded in the conversation? Its object is named in the partner's last
+ * line or in what the character says with it ("Here, have some bread." + give bread), or it gives
+ * the partner something the partner asked for. Actions from nowhere (taking off one's boots in
+ * answer to "Is it safe here?") read as nonsense, so the model takes only grounded ones.
+ */
+export function motivated(action: string, history: HistoryEntry[], say: string, partner: string | undefined): boolean {
+  const { verb, object, target } = actionParts(action);
+  const partnerLine = [...history].reverse().find((h) => h.kind === 'say' && h.speaker === 'partner')?.text ?? '';
+  const heard = new Set([...irWords(partnerLine), ...irWords(say)]);
+  const obj = irWords(object).filter((w) => w.length > 2);
+  if (obj.some((w) => heard.has(w) || heard.has(`${w}s`) || heard.has(w.replace(/s$/, '')))) return true;
+  const toPartner = !!partner && !!target && headWord(target) === headWord(partner);
+  if (verb === 'give' && toPartner && ASK.test(partnerLine)) return true;
+  if ((verb === 'hug' || verb === 'hit') && toPartner) return heard.has(verb) || (verb === 'hit' && /^(?:hit|steal) /.test(history[history.length - 1]?.text ?? ''));
+  return false;
+}
+
+/** A persona that gives a reason to steal, or to strike first. */
+const THIEF = /\b(?:thief|thieves|steal|stealing|pickpocket|cutpurse|robber|rob|bandit|brigand|pirate|burglar)\b/i;
+const FIGHTER = /\b(?:fight|fighting|brawl|kill|killing|murder|bandit|brigand|raider|bully|hate|monster|beast|assassin|violent|rage)\b/i;
+
+/**
+ * Actions the model may take given its history and persona: no repeat of its last three, nothing
+ * that undoes one of them (drop what it just got, take back what it just put down), and `hit` or
+ * `steal` only with a reason: the partner hit, robbed or threatened it, or its persona is a
+ * thief's (steal) or a fighter's (hit).
+ */
+export function actionFilter(history: HistoryEntry[], persona = ''): (action: string) => boolean {
+  const mine = history.slice(-8).filter((h) => h.speaker === 'self' && h.kind === 'act').slice(-3).map((h) => h.text);
+  return (action) => !mine.includes(action) && !mine.some((m) => undoes(action, m)) && hostilityAllowed(history, persona, action);
+}
+
+/** Is `action` not hostile, or hostile with a reason (provoked in the last 8 events, or the persona's)? */
+export function hostilityAllowed(history: HistoryEntry[], persona: string, action: string): boolean {
+  if (!HOSTILE.test(action)) return true;
+  const provoked = history.slice(-8).some((h) => h.speaker === 'partner' && ((h.kind === 'act' && HOSTILE.test(h.text)) || (h.kind === 'say' && cueOf(h.text) === 'threat')));
+  return provoked || (/^steal /.test(action) ? THIEF : FIGHTER).test(persona);
 }
 
 /** Emotes the character made in its last two turns (not repeated back to back). */
 function recentEmotes(history: HistoryEntry[]): Set<string> {
   return new Set(history.filter((h) => h.speaker === 'self' && h.kind === 'emote').slice(-2).map((h) => h.text));
+}
+
+/**
+ * The scene a line is judged against: who speaks, to whom, who else is here, what is here, and the
+ * lines already said in the conversation it remembers.
+ */
+export function sceneOf(view: AgentView, history: HistoryEntry[]): Scene {
+  // Every line of the conversation it remembers, its own and others': saying a line again, or the
+  // partner's back to them, reads as a parrot.
+  const said = new Set(history.filter((e) => e.kind === 'say').map((e) => e.text.toLowerCase().trim()));
+  return {
+    selfName: view.facts.self.name,
+    partnerName: view.partner?.name,
+    present: view.others.map((o) => o.name),
+    objects: view.objects,
+    held: view.held,
+    said,
+    partnerLine: [...history].reverse().find((e) => e.kind === 'say' && e.speaker === 'partner')?.text,
+  };
 }
 
 interface Scored {
@@ -120,6 +179,8 @@ interface Scored {
 
 export class Policy {
   thresholds: Thresholds;
+  readonly hybrid?: Hybrid;
+  readonly judge?: LineJudge;
   private readonly rerank: number;
   private readonly historyLimit: number;
   private readonly memo = new Map<string, Float32Array>();
@@ -132,6 +193,8 @@ export class Policy {
     this.thresholds = opts.thresholds ?? DEFAULT_THRESHOLDS;
     this.rerank = ranker.crossEncoder ? Math.max(0, opts.rerank ?? 20) : 0;
     this.historyLimit = opts.historyLimit ?? 16;
+    this.hybrid = opts.hybrid;
+    this.judge = opts.judge;
   }
 
   /** The LIGHT-format context for a task. */
@@ -176,7 +239,6 @@ export class Policy {
     return { texts: order.map((i) => cands[i]!), scores: order.map((i) => s[i]!) };
   }
 
-  /** Utterances for several speech contexts: retrieve, rerank, skip what the character said lately. */
   /**
    * Names of the world's characters (and other proper names) that an utterance must not address or
    * mention unless their bearer is present: a retrieved line that greets "Laundress!" is not said
@@ -195,23 +257,70 @@ export class Policy {
     return this.worldNames.some((n) => !here.some((h) => h === n.name || h.includes(n.name) || n.name.includes(h)) && n.re.test(text));
   }
 
-  async speak(contexts: string[], avoid: Set<string>[], present: string[][] = []): Promise<string[]> {
+  /** Word index over the pool, for candidates that share rare words with the partner's line. */
+  private lexical?: LexicalIndex;
+
+  /** The pool rows worth scoring for one context: the bi-encoder's best, and the best by word overlap. */
+  private candidatesFor(context: string, hits: { index: number; score: number }[], q: Float32Array): { index: number; bi: number }[] {
+    const out = new Map<number, number>(hits.map((h) => [h.index, h.score]));
+    if (this.hybrid && this.pool.embeddings) {
+      this.lexical ??= new LexicalIndex(this.pool.texts, this.hybrid.freq);
+      const ev = this.hybrid.evidence(context);
+      const d = q.length;
+      for (const vec of [ev.last, ev.all]) {
+        for (const i of this.lexical.search(vec, 30)) {
+          if (out.has(i)) continue;
+          let s = 0;
+          const e = this.pool.embeddings.subarray(i * d, (i + 1) * d);
+          for (let j = 0; j < d; j++) s += q[j]! * e[j]!;
+          out.set(i, s);
+        }
+      }
+    }
+    return [...out].map(([index, bi]) => ({ index, bi }));
+  }
+
+  /**
+   * What to say, for several speech contexts: retrieve from the pool (bi-encoder, and word overlap
+   * when the hybrid model is loaded), order by the hybrid score (or the cross-encoder, or the
+   * bi-encoder), and say the best line the judge accepts for this speaker and scene (with the
+   * partner's name in its slot). Nothing acceptable among the first 100: nothing is said.
+   */
+  async speak(contexts: string[], scenes: (Scene | undefined)[] = []): Promise<string[]> {
     if (!contexts.length) return [];
     const q = await this.ranker.encodeContexts(contexts);
-    const k = Math.max(20, this.rerank);
+    const d = q.length / contexts.length;
+    const k = Math.max(this.judge ? 100 : 20, this.rerank);
     const hits = await this.pool.search(q, k);
     return Promise.all(
       contexts.map(async (ctx, i) => {
-        let texts = (hits[i] ?? []).map((h) => this.pool.texts[h.index]!);
-        if (this.rerank > 0 && this.ranker.crossEncoder && texts.length) {
-          const head = texts.slice(0, this.rerank);
-          const logits = await this.ranker.crossEncoder.score(ctx, head);
-          texts = [...argsortDesc(logits).map((j) => head[j]!), ...texts.slice(this.rerank)];
+        const qi = q.subarray(i * d, (i + 1) * d);
+        const found = this.candidatesFor(ctx, hits[i] ?? [], qi);
+        let texts: string[];
+        if (this.hybrid?.has('speech')) {
+          const cands = found.map((f) => this.pool.texts[f.index]!);
+          const scores = this.hybrid.score('speech', this.hybrid.evidence(ctx), cands, found.map((f) => f.bi));
+          texts = argsortDesc(scores).map((j) => cands[j]!);
+        } else {
+          texts = found.sort((x, y) => y.bi - x.bi).map((f) => this.pool.texts[f.index]!);
+          if (this.rerank > 0 && this.ranker.crossEncoder && texts.length) {
+            const head = texts.slice(0, this.rerank);
+            const logits = await this.ranker.crossEncoder.score(ctx, head);
+            texts = [...argsortDesc(logits).map((j) => head[j]!), ...texts.slice(this.rerank)];
+          }
         }
-        // The best line not said lately and naming nobody who is not here; else the best not said lately.
-        const fresh = texts.filter((t) => !avoid[i]!.has(t.toLowerCase()));
-        const grounded = present[i] ? fresh.find((t) => !this.namesAbsent(t, present[i]!)) : undefined;
-        return grounded ?? fresh[0] ?? texts[0] ?? '';
+        const scene = scenes[i];
+        if (!scene) return texts[0] ?? '';
+        const present = [scene.selfName, ...(scene.partnerName ? [scene.partnerName] : []), ...scene.present];
+        for (const t of texts) {
+          if (!this.judge) {
+            if (!scene.said.has(t.toLowerCase().trim()) && !this.namesAbsent(t, present)) return t;
+            continue;
+          }
+          const v = this.judge.judge(t, scene);
+          if (v.ok && !this.namesAbsent(v.text, present)) return v.text;
+        }
+        return '';
       }),
     );
   }
@@ -224,7 +333,20 @@ export class Policy {
     if (!items.length) return [];
     const ctxs = items.flatMap((it) => [this.context(it.view, it.history, 'action'), this.context(it.view, it.history, 'emote')]);
     const [vecs, actEmb, emoteEmb] = await Promise.all([this.encode(ctxs), this.embed(items.flatMap((it) => it.view.validActions)), this.embed([...EMOTES])]);
-    return items.map((it, j) => ({ actions: this.scoreList(vecs[2 * j]!, it.view.validActions, actEmb), emotes: this.scoreList(vecs[2 * j + 1]!, [...EMOTES], emoteEmb) }));
+    return items.map((it, j) => {
+      const actions = this.scoreList(vecs[2 * j]!, it.view.validActions, actEmb);
+      const emotes = this.scoreList(vecs[2 * j + 1]!, [...EMOTES], emoteEmb);
+      if (!this.hybrid) return { actions, emotes };
+      // Ordered by the hybrid score; each keeps its bi-encoder score (the thresholds are on those).
+      return { actions: this.hybridOrder('action', this.context(it.view, it.history, 'action'), actions), emotes: this.hybridOrder('emote', this.context(it.view, it.history, 'emote'), emotes) };
+    });
+  }
+
+  private hybridOrder(task: 'action' | 'emote', context: string, list: Scored): Scored {
+    if (!this.hybrid?.has(task) || !list.texts.length) return list;
+    const s = this.hybrid.score(task, this.hybrid.evidence(context), list.texts, list.scores);
+    const order = argsortDesc(s);
+    return { texts: order.map((i) => list.texts[i]!), scores: order.map((i) => list.scores[i]!) };
   }
 
   /** Decide a batch of turns. */
@@ -262,11 +384,9 @@ export class Policy {
     });
 
     // 2. Speech from the model, for turns the rules left silent.
-    const avoid = (h: HistoryEntry[]) => new Set(h.filter((e) => e.kind === 'say').slice(-12).map((e) => e.text.toLowerCase()));
     const said = await this.speak(
       needSpeech.map((i) => this.context(inputs[i]!.view, inputs[i]!.history, 'speech')),
-      needSpeech.map((i) => avoid(inputs[i]!.history)),
-      needSpeech.map((i) => [inputs[i]!.view.facts.self.name, ...inputs[i]!.view.others.map((o) => o.name)]),
+      needSpeech.map((i) => sceneOf(inputs[i]!.view, inputs[i]!.history)),
     );
     needSpeech.forEach((i, j) => {
       choices[i]!.say = said[j]!;
@@ -312,13 +432,16 @@ export class Policy {
         }
         // The model's best action that is not a repeat of the character's own recent ones, and not
         // an unprovoked attack or theft; taken when its score reaches the threshold.
-        const ok = actionFilter(inp.history);
+        const allowed = actionFilter(inp.history, v.facts.self.persona);
+        const ok = (x: string) => allowed(x) && motivated(x, inp.history, c.say, v.partner?.name);
         const a = acts.texts.findIndex(ok);
         const e = emotes.texts.findIndex((x) => !recentEmotes(inp.history).has(x));
-        if (!refused && a >= 0 && acts.scores[a]! >= this.thresholds.action) {
+        // Whether to act is decided on the bi-encoder's scores (the tuned thresholds); which action, by the order above.
+        const gate = (list: Scored) => Math.max(-Infinity, ...list.scores);
+        if (!refused && a >= 0 && gate(acts) >= this.thresholds.action) {
           c.actions = [acts.texts[a]!];
           c.why.act = 'model';
-        } else if (e >= 0 && emotes.scores[e]! >= this.thresholds.emote) {
+        } else if (e >= 0 && gate(emotes) >= this.thresholds.emote) {
           c.emote = emotes.texts[e]!;
           c.why.emote = 'model';
         }

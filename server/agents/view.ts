@@ -25,7 +25,12 @@ export interface ViewOptions {
   heard?: Heard;
   /** The object named last in this conversation (for "give it to me"). */
   lastObject?: string;
-  /** The characters to treat as partners (default: everyone else in the room). */
+  /**
+   * The character being talked to or acted with when nobody just spoke (the last to speak to or act
+   * on this one, or the one it last addressed); used when present.
+   */
+  partner?: NodeId;
+  /** The characters to treat as partners when there is no partner (default: everyone else in the room). */
   partners?: NodeId[];
   /** The character's valid actions, when already known (the host caches them). */
   validActions?: string[];
@@ -36,10 +41,18 @@ export interface AgentView {
   /** Grounded facts without history (the caller adds its memory). */
   facts: ContextFacts;
   validActions: string[];
-  /** The character it is answering (the speaker of `heard`), or the only other one in the room. */
+  /**
+   * The partner: the character it is answering (the speaker of `heard`), else the one given as
+   * `partner` if present, else the only other one in the room. The context's `_partner_name` is this
+   * character alone; without a partner it lists everyone present.
+   */
   partner?: { id: NodeId; name: string };
   /** Everyone else in the room. */
   others: { id: NodeId; name: string }[];
+  /** Names of every object here: in the room at any depth, held by anyone present, its own. */
+  objects: string[];
+  /** Names of what the character itself carries, wears or wields. */
+  held: string[];
   /** A request in the heard line, planned and checked on a clone. */
   plan?: RequestPlan;
   /** A truthful answer, from the graph, when the heard line asks about the character's own things. */
@@ -52,13 +65,20 @@ export function agentView(world: World, self: NodeId, opts: ViewOptions = {}): A
   const room = world.roomOf(self);
   if (!me || !room) return null;
   const present = world.charactersIn(room).filter((c) => c.id !== self);
-  const partnerIds = opts.partners ?? present.map((c) => c.id);
-  const facts = factsFor(world, self, [], partnerIds);
-  const others = present.map((c) => ({ id: c.id, name: c.name }));
-  const view: AgentView = { self, facts, validActions: opts.validActions ?? validActions(world, self), others };
   const speaker = opts.heard && present.find((c) => c.id === opts.heard!.from);
-  if (speaker) view.partner = { id: speaker.id, name: speaker.name };
-  else if (present.length === 1) view.partner = { id: present[0]!.id, name: present[0]!.name };
+  const partner = speaker ?? present.find((c) => c.id === opts.partner) ?? (present.length === 1 ? present[0] : undefined);
+  const facts = factsFor(world, self, [], partner ? [partner.id] : (opts.partners ?? present.map((c) => c.id)));
+  const others = present.map((c) => ({ id: c.id, name: c.name }));
+  const objects: string[] = [];
+  const held: string[] = [];
+  for (const id of world.visibleFrom(self)) {
+    const o = world.object(id);
+    if (!o) continue;
+    objects.push(o.name);
+    if (world.holderOf(id) === self) held.push(o.name);
+  }
+  const view: AgentView = { self, facts, validActions: opts.validActions ?? validActions(world, self), others, objects, held };
+  if (partner) view.partner = { id: partner.id, name: partner.name };
   if (opts.heard && speaker) {
     const text = opts.heard.text;
     const answer = answerSelfQuestion(world, self, text);

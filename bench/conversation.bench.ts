@@ -1,0 +1,149 @@
+/**
+ * Conversation quality of the model characters (server/agents/quality.ts), with the bundled model:
+ *
+ * conversation_episodes: 60 seeded ten-turn model-vs-model episodes in the bundled world; the rates
+ *   of self-naming, names from nowhere, own repeats, graph contradictions (per line), undone actions
+ *   and unprompted hostility (per action), and how often a reply shares a content word with the
+ *   line it answers.
+ * conversation_probe: a person's ten ordinary lines ("Hello, X! How are you today?", "What is this
+ *   place?", ...) said in turn to 12 model characters; the same rates over their replies, and replies
+ *   missing. The transcript is written to .cache/bench/conversation-probe.md, to be read and scored
+ *   by a person (../shared/rubrics/model-replies.md): rules see only some defects.
+ *
+ * Options (environment): CONVERSATION_EPISODES (60), CONVERSATION_CHARACTERS (12).
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execute, World } from '../server/engine/index.js';
+import { stageEpisode } from '../server/episodes/stage.js';
+import { CORPUS_WORLD, DEFAULT_WORLD, loadWorld } from '../server/world-io/load-world.js';
+import { DEFAULT_MODEL_DIR, loadPolicy } from '../server/agents/load.js';
+import { runEpisodes } from '../server/agents/episodes.js';
+import { agentView } from '../server/agents/view.js';
+import { LineJudge, PoolLines, worldProperNames } from '../server/agents/line-judge.js';
+import { emptyCounts, episodeQuality, rates, type Flagged } from '../server/agents/quality.js';
+import type { HistoryEntry } from '../server/agents/context.js';
+import type { Episode } from '../server/episodes/episode.js';
+import type { BenchContext } from './report.js';
+
+const CACHE = resolve(fileURLToPath(new URL('../.cache/agents', import.meta.url)));
+const OUT = resolve(fileURLToPath(new URL('../.cache/bench', import.meta.url)));
+
+/** What a person says to a model character, in order (one conversation). */
+export const PROBE_LINES = [
+  'Hello, {name}! How are you today?',
+  'What is this place?',
+  'What do you do here?',
+  'Could you give me something to eat?',
+  'What are you carrying?',
+  'Do you need any help?',
+  'Tell me about yourself.',
+  'Is it safe around here?',
+  'Have you heard any news?',
+  'Thank you. Goodbye!',
+];
+
+const pct = (x: number) => Number((x * 100).toFixed(2));
+
+export default async function conversation(ctx: BenchContext): Promise<void> {
+  const model = resolve(process.env.LIGHTMUD_BENCH_MODEL ?? process.env.LIGHTMUD_MODEL ?? DEFAULT_MODEL_DIR);
+  if (!existsSync(model)) {
+    ctx.report({ bench: 'conversation', skipped: `no model directory at ${model}` });
+    return;
+  }
+  const world = new World(loadWorld(DEFAULT_WORLD, { seed: 1 }).state);
+  const { policy } = await loadPolicy({ modelDir: model, world, cacheDir: CACHE });
+  const checker = new LineJudge(new PoolLines([], [], new World(loadWorld(CORPUS_WORLD, { seed: 1 }).state)), worldProperNames(world));
+  mkdirSync(OUT, { recursive: true });
+
+  // ---- seeded model-vs-model episodes -----------------------------------------------------------
+  const n = Number(process.env.CONVERSATION_EPISODES ?? (ctx.quick ? 20 : 60));
+  const episodes: Episode[] = [];
+  await runEpisodes(world, policy, { n, turns: 10, seed: 1, onEpisode: (ep) => void episodes.push(ep) });
+  const counts = emptyCounts();
+  const flagged: Flagged[] = episodes.flatMap((ep) => episodeQuality(world, ep, checker, counts));
+  const r = rates(counts);
+  ctx.report({
+    bench: 'conversation_episodes', model, episodes: n, turns: 10, lines: counts.lines, actions: counts.actions,
+    self_naming_pct: pct(r.self_naming!), absent_name_pct: pct(r.absent_name!), own_repeat_pct: pct(r.own_repeat!), contradiction_pct: pct(r.contradiction!),
+    undone_action_pct: pct(r.undone_action!), hostility_pct: pct(r.hostility!), reply_shares_content_pct: pct(r.shares_content!),
+  });
+  writeFileSync(join(OUT, 'conversation-episodes.md'), episodesMarkdown(world, episodes, flagged));
+
+  // ---- a person's ordinary lines to model characters ----------------------------------------------
+  const chars = world.characters().filter((c) => c.policy === 'model');
+  const k = Math.min(chars.length, Number(process.env.CONVERSATION_CHARACTERS ?? 12));
+  const picked = Array.from({ length: k }, (_, i) => chars[Math.floor((i * chars.length) / k)]!);
+  const visitor = world.characters().find((c) => c.policy !== 'model' && /traveller|visitor|pilgrim|pedlar|peddler|stranger/.test(c.name)) ?? world.characters().find((c) => c.policy !== 'model')!;
+  const probeCounts = emptyCounts();
+  let missing = 0;
+  const md: string[] = [`# Conversation probe: ${k} model characters, ${PROBE_LINES.length} lines each (model ${model})`, '', `The person speaks as the ${visitor.name}.`, ''];
+  const probeEpisodes: Episode[] = [];
+  for (const c of picked) {
+    const room = world.roomOf(c.id)!;
+    const w = stageEpisode(world, room, [c.id, visitor.id]);
+    const history: HistoryEntry[] = [];
+    const ep: Episode = { id: `probe-${c.id}`, room, characters: [visitor.id, c.id], turns: [] };
+    md.push(`## ${c.name} (${c.id}), ${world.room(room)!.name}`, '', `> persona: ${c.persona}`, '');
+    let lastObject: string | undefined;
+    for (const template of PROBE_LINES) {
+      const line = template.replace('{name}', c.name.replace(/^(?:the|a|an) /, ''));
+      execute(w, visitor.id, `say ${line}`);
+      ep.turns.push({ speaker: visitor.id, say: line });
+      history.push({ speaker: 'partner', kind: 'say', text: line });
+      const view = agentView(w, c.id, { heard: { from: visitor.id, text: line }, partner: visitor.id, lastObject })!;
+      if (view.plan?.lastObject) lastObject = view.plan.lastObject;
+      const [choice] = await policy.decide([{ view, history: history.slice() }]);
+      const turn: Episode['turns'][number] = { speaker: c.id, say: choice!.say };
+      if (choice!.say) {
+        execute(w, c.id, `say ${choice!.say}`);
+        history.push({ speaker: 'self', kind: 'say', text: choice!.say });
+      } else missing++;
+      for (const a of choice!.actions) {
+        const out = execute(w, c.id, a);
+        if (out.ok) {
+          history.push({ speaker: 'self', kind: 'act', text: out.action ?? a });
+          turn.action ??= out.action ?? a;
+        }
+      }
+      if (!choice!.actions.length && choice!.emote) {
+        execute(w, c.id, choice!.emote);
+        history.push({ speaker: 'self', kind: 'emote', text: choice!.emote });
+        turn.emote = choice!.emote;
+      }
+      if (turn.say || turn.action || turn.emote) ep.turns.push(turn);
+      const extra = [turn.action ? `*${turn.action}*` : '', turn.emote ? `*${turn.emote}*` : ''].filter(Boolean).join(' ');
+      md.push(`- **${visitor.name}**: ${line}`, `  - **${c.name}**: ${choice!.say || '(nothing)'} ${extra} _(${choice!.why.say}${choice!.why.act !== 'none' ? `, act: ${choice!.why.act}` : ''})_`);
+    }
+    md.push('');
+    probeEpisodes.push(ep);
+  }
+  // The visitor's own lines are the probe's; count only the model characters' replies.
+  const probeFlagged = probeEpisodes.flatMap((ep) => episodeQuality(world, ep, checker, probeCounts)).filter((f) => !f.text || !PROBE_LINES.some((l) => f.text === l));
+  const pr = rates(probeCounts);
+  const replies = k * PROBE_LINES.length;
+  const count = (d: string) => probeFlagged.filter((f) => f.defect === d).length;
+  ctx.report({
+    bench: 'conversation_probe', model, characters: k, lines_each: PROBE_LINES.length, replies, no_reply: missing,
+    self_naming: count('self_naming'), absent_name: count('absent_name'), own_repeat: count('own_repeat'), contradiction: count('contradiction'),
+    reply_shares_content_pct: pct(pr.shares_content!), transcript: join(OUT, 'conversation-probe.md'),
+  });
+  md.push('## Flagged by rules', '', ...probeFlagged.map((f) => `- ${f.episode} turn ${f.turn}: ${f.defect}: ${f.text}`));
+  writeFileSync(join(OUT, 'conversation-probe.md'), md.join('\n') + '\n');
+  await policy.ranker.release();
+  await policy.pool.release();
+}
+
+function episodesMarkdown(world: World, episodes: Episode[], flagged: Flagged[]): string {
+  const out: string[] = ['# Seeded model-vs-model episodes', ''];
+  for (const ep of episodes) {
+    out.push(`## ${ep.id}: ${world.room(ep.room)?.name}, ${ep.characters.map((c) => world.character(c)?.name).join(' and ')}`, '');
+    ep.turns.forEach((t, i) => {
+      const f = flagged.filter((x) => x.episode === ep.id && x.turn === i).map((x) => x.defect);
+      out.push(`- **${world.character(t.speaker)?.name}**: ${t.say}${t.action ? ` *${t.action}*` : ''}${t.emote ? ` *${t.emote}*` : ''}${f.length ? ` **[${f.join(', ')}]**` : ''}`);
+    });
+    out.push('');
+  }
+  return out.join('\n') + '\n';
+}

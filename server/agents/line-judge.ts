@@ -1,0 +1,255 @@
+/**
+ * Whether a retrieved line fits the speaker and the scene, by rules a person would also apply:
+ *
+ * - it does not name the speaker ("The goat wants the orchard", said by the goat);
+ * - it was not written to a character of the speaker's kind ("You're a long way from the water,
+ *   boy" was said *to* the eel boy in the corpus; the eel boy may not say it);
+ * - it names nobody and nothing absent: proper names must belong to someone present or to the
+ *   live world's places, and the corpus's object names must be things in the room;
+ * - it makes no claim about the speaker's own things that the graph contradicts ("I don't have any
+ *   firewood" while holding it, "take my lantern" with no lantern);
+ * - it is not one of the speaker's own recent lines.
+ *
+ * Names in the pool become slots: a line that opens or closes by calling its addressee by name
+ * ("Tinker, they tell me you sharpen knives.") is said with the real partner's name.
+ *
+ * Metadata comes from the written episodes (who said each line, to whom) in the corpus world; lines
+ * from elsewhere (the model's utterances.txt) get the checks that need no metadata.
+ */
+import type { Episode } from '../episodes/episode.js';
+import type { World } from '../engine/world.js';
+
+export interface LineMeta {
+  /** Head words of the characters the line was said to ("boy", "tinker"). */
+  addressees: Set<string>;
+  /** The line with its vocative replaced by `{partner}`, when it has one. */
+  template?: string;
+  /** Capitalised words inside sentences (proper names: "Jory", "Saltmere"). */
+  proper: string[];
+  /** Object names of the corpus world that the line mentions. */
+  objects: string[];
+}
+
+export interface Scene {
+  selfName: string;
+  partnerName?: string;
+  /** Everyone else present. */
+  present: string[];
+  /** Names of objects in the room at any depth, held by anyone present, or the speaker's own. */
+  objects: string[];
+  /** Names of what the speaker carries, wears or wields. */
+  held: string[];
+  /** Lines the speaker said lately (lowercased, trimmed). */
+  said: Set<string>;
+  /** What the partner just said, if anything (a question is not answered by asking it back). */
+  partnerLine?: string;
+}
+
+export type Verdict = { ok: true; text: string } | { ok: false; reason: 'repeat' | 'echo' | 'self_naming' | 'wrong_role' | 'absent_name' | 'contradiction' };
+
+const words = (s: string): string[] => s.toLowerCase().match(/[a-z0-9']+/g) ?? [];
+/** Last word of a name, lowercased ("old fisherman" -> "fisherman"). */
+export const head = (name: string): string => words(name).pop() ?? '';
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Capitalised words not at the start of a sentence, and not "I". */
+export function properNouns(text: string): string[] {
+  const out: string[] = [];
+  const re = /(^|[.!?]\s+|["“(]\s*)?\b([A-Z][a-z']+)\b/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) {
+    if (m[1] !== undefined || m.index === 0) continue; // sentence start
+    const w = m[2]!;
+    if (w === 'I' || /^I'/.test(w)) continue;
+    out.push(w);
+  }
+  return [...new Set(out)];
+}
+
+const TITLES = new Set(['sir', 'madam', 'lady', 'lord', 'master', 'mistress', 'father', 'mother', 'brother', 'sister', 'god', 'gods', 'king', 'queen', 'prince', 'princess', 'captain', 'miss', 'mister', 'dame', 'majesty', 'highness', 'grace', 'my']);
+
+/** The vocative naming `names` at the start ("Tinker, ...") or end ("..., boy.") of a line, as a template. */
+export function vocativeTemplate(text: string, names: string[]): string | undefined {
+  for (const n of names.filter(Boolean).sort((a, b) => b.length - a.length)) {
+    const alt = `(?:the\\s+|my\\s+|old\\s+|young\\s+|good\\s+|dear\\s+|mister\\s+|master\\s+|mistress\\s+)?${escape(n)}`;
+    const start = new RegExp(`^(?:(?:hello|hi|hey|ho|oi|greetings|well met|good (?:morning|day|evening)|ah|oh|look|listen|thank you|thanks|morning|evening),?\\s+)?(${alt})(?=\\s*[,!?])`, 'i');
+    const m = start.exec(text);
+    if (m) return text.slice(0, m.index + m[0].length - m[1]!.length) + '{partner}' + text.slice(m.index + m[0].length);
+    const end = new RegExp(`,\\s+(${alt})(?=\\s*[.!?,;])`, 'i');
+    const e = end.exec(text);
+    if (e) return text.slice(0, e.index) + ', {partner}' + text.slice(e.index + e[0].length);
+  }
+  return undefined;
+}
+
+/** Fill a template with the partner's name: "Tinker, ..." -> "Baker, ...", "..., boy." -> "..., fisherman." */
+export function fill(template: string, partner: string): string {
+  const name = partner.replace(/^(?:the|a|an)\s+/i, '');
+  return template.replace(/(^|[.!?]\s+|["“]\s*)?\{partner\}/g, (_m, lead: string | undefined) => {
+    const atStart = lead !== undefined || template.startsWith('{partner}');
+    return (lead ?? '') + (atStart ? name.charAt(0).toUpperCase() + name.slice(1) : name);
+  });
+}
+
+/** A template without its vocative, for when there is nobody to call by name. */
+export function dropVocative(template: string): string {
+  const t = template.includes(', {partner}') ? template.replace(/,\s*\{partner\}/g, '') : template.replace(/\{partner\}\s*[,!]?\s*/g, '').trim();
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
+export class PoolLines {
+  private readonly meta = new Map<string, LineMeta>();
+  private readonly objectNames: { name: string; re: RegExp }[];
+  /**
+   * Words that are names wherever they stand ("Aldous", "Gwen"): capitalised inside a sentence
+   * somewhere in the pool or the corpus world, and never written in lower case there.
+   */
+  readonly names = new Set<string>();
+  private readonly kinds = new Set<string>();
+
+  /**
+   * @param episodes the written corpus (who said what to whom)
+   * @param corpusWorld the world the corpus is set in (the bundled world plus its settings)
+   */
+  constructor(texts: string[], episodes: Episode[], corpusWorld: World | undefined) {
+    const addressees = new Map<string, { heads: Set<string>; names: Set<string> }>();
+    if (corpusWorld) {
+      for (const ep of episodes) {
+        for (const t of ep.turns) {
+          if (!t.say) continue;
+          const key = t.say.replace(/\s+/g, ' ').trim();
+          let a = addressees.get(key);
+          if (!a) addressees.set(key, (a = { heads: new Set(), names: new Set() }));
+          for (const c of ep.characters) {
+            if (c === t.speaker) continue;
+            const name = corpusWorld.character(c)?.name;
+            if (!name) continue;
+            a.heads.add(head(name));
+            a.names.add(name);
+            a.names.add(head(name));
+          }
+        }
+      }
+    }
+    const names = new Set<string>();
+    if (corpusWorld) for (const n of corpusWorld.nodes()) if (n.kind === 'object' && n.name.length > 3) names.add(n.name.toLowerCase());
+    this.objectNames = [...names].map((name) => ({ name, re: new RegExp(`\\b${escape(name)}s?\\b`, 'i') }));
+    const lower = new Set<string>();
+    const capital = new Set<string>();
+    const sources = [...texts, ...(corpusWorld ? corpusWorld.nodes().flatMap((n) => (n.kind === 'character' ? [n.name, n.persona, n.description] : n.kind === 'room' ? [n.description, n.backstory] : [n.description])) : [])];
+    for (const t of sources) {
+      for (const w of t.match(/\b[a-z][a-z']+\b/g) ?? []) lower.add(w);
+      for (const w of properNouns(t)) capital.add(w);
+    }
+    for (const w of capital) if (!lower.has(w.toLowerCase()) && !TITLES.has(w.toLowerCase())) this.names.add(w);
+    // Kinds of character ("girl", "fisherman"): a line calling one of these by name is a vocative slot.
+    if (corpusWorld) for (const c of corpusWorld.characters()) this.kinds.add(head(c.name));
+    for (const text of texts) {
+      const a = addressees.get(text);
+      this.meta.set(text, {
+        addressees: a?.heads ?? new Set(),
+        template: (a ? vocativeTemplate(text, [...a.names]) : undefined) ?? this.kindVocative(text),
+        proper: properNouns(text),
+        objects: this.objectNames.filter((o) => o.re.test(text)).map((o) => o.name),
+      });
+    }
+  }
+
+  /** "Girl! Leave those pots." / "..., fisherman." : a vocative naming any kind of character, as a template. */
+  private kindVocative(text: string): string | undefined {
+    const first = /^(?:[A-Za-z]+,?\s+)?([A-Za-z]+)\s*[,!?]/.exec(text)?.[1]?.toLowerCase();
+    const last = /,\s+(?:[a-z]+\s+)?([a-z]+)\s*[.!?]*["')]*\s*$/i.exec(text)?.[1]?.toLowerCase();
+    const names = [first, last].filter((w): w is string => !!w && this.kinds.has(w));
+    return names.length ? vocativeTemplate(text, names) : undefined;
+  }
+
+  metaOf(text: string): LineMeta {
+    let m = this.meta.get(text);
+    if (!m) {
+      m = { addressees: new Set(), template: this.kindVocative(text), proper: properNouns(text), objects: this.objectNames.filter((o) => o.re.test(text)).map((o) => o.name) };
+      if (this.meta.size < 200_000) this.meta.set(text, m);
+    }
+    return m;
+  }
+}
+
+/**
+ * Names the live world lets anyone mention: the capitalised words of its places (room names,
+ * descriptions, histories). People's names are not among them: a person is named only when present.
+ */
+export function worldProperNames(world: World): Set<string> {
+  const out = new Set<string>();
+  for (const n of world.nodes()) {
+    if (n.kind !== 'room') continue;
+    for (const t of [n.name, n.description, n.backstory]) for (const w of t.match(/\b[A-Z][a-z']+\b/g) ?? []) out.add(w);
+  }
+  const people = new Set(world.characters().flatMap((c) => c.name.match(/\b[A-Z][a-z']+\b/g) ?? []));
+  for (const p of people) out.delete(p);
+  return out;
+}
+
+const content = (s: string) => words(s).filter((w) => w.length > 2 && !/^(?:the|and|you|your|are|was|for|what|who|how|any|can|have|this|that|there|here|with|but|not|all|too|she|her|his|him|our|its)$/.test(w));
+
+/** Is `line` a question asking the partner's question back ("Is it safe?" after "Is it safe around here?")? */
+export function echoes(line: string, partnerLine: string | undefined): boolean {
+  if (!partnerLine || !/\?\s*$/.test(line.trim())) return false;
+  const mine = content(line);
+  const theirs = new Set(content(partnerLine));
+  if (!mine.length || !theirs.size) return false;
+  return mine.filter((w) => theirs.has(w)).length / mine.length >= 0.5;
+}
+
+const CLAIM_HAVE = /\b(?:i have|i've got|i carry|i'm carrying|i am carrying|here is my|here's my|take my|have my)\s+(?:a |an |the |some |this |my )?([a-z' -]+)/i;
+const CLAIM_NOT = /\b(?:i don't have|i do not have|i haven't got|i have no)\s+(?:a |an |the |any )?([a-z' -]+)/i;
+
+export class LineJudge {
+  constructor(
+    readonly lines: PoolLines,
+    /** Proper names the live world has (its places and people): these may be named. */
+    readonly worldNames: Set<string> = new Set(),
+  ) {}
+
+  judge(text: string, scene: Scene): Verdict {
+    const meta = this.lines.metaOf(text);
+    const selfHead = head(scene.selfName);
+    const partnerHead = scene.partnerName ? head(scene.partnerName) : '';
+    let line = text;
+    if (meta.template && scene.partnerName) line = fill(meta.template, scene.partnerName);
+    else if (meta.template) line = dropVocative(meta.template);
+    const key = line.toLowerCase().trim();
+    if (scene.said.has(key) || scene.said.has(text.toLowerCase().trim())) return { ok: false, reason: 'repeat' };
+    // written to someone of my kind (and not also to my partner's kind)
+    if (selfHead && meta.addressees.has(selfHead) && selfHead !== partnerHead) return { ok: false, reason: 'wrong_role' };
+    const lw = words(line);
+    const fullSelf = words(scene.selfName).join(' ');
+    const selfProper = (scene.selfName.match(/\b[A-Z][a-z']{2,}\b/g) ?? []).filter((w) => !TITLES.has(w.toLowerCase()));
+    const partnerWords = new Set(scene.partnerName ? words(scene.partnerName) : []);
+    if (selfProper.some((w) => !partnerWords.has(w.toLowerCase()) && new RegExp(`\\b${w}\\b`).test(line))) return { ok: false, reason: 'self_naming' };
+    if (selfHead && selfHead !== partnerHead && !scene.present.some((p) => head(p) === selfHead) && (lw.includes(selfHead) || (fullSelf.includes(' ') && ` ${lw.join(' ')} `.includes(` ${fullSelf} `)))) {
+      return { ok: false, reason: 'self_naming' };
+    }
+    const here = new Set([scene.selfName, ...(scene.partnerName ? [scene.partnerName] : []), ...scene.present].flatMap((n) => n.match(/\b[A-Z][a-z']+\b/g) ?? []));
+    const allowed = (p: string) => here.has(p) || this.worldNames.has(p) || TITLES.has(p.toLowerCase());
+    for (const p of properNouns(line)) if (!allowed(p)) return { ok: false, reason: 'absent_name' };
+    for (const p of line.match(/\b[A-Z][a-z']+\b/g) ?? []) if (this.lines.names.has(p.replace(/'s$/, '')) && !allowed(p.replace(/'s$/, ''))) return { ok: false, reason: 'absent_name' };
+    if (echoes(line, scene.partnerLine)) return { ok: false, reason: 'echo' };
+    const sceneObjects = scene.objects.map((o) => o.toLowerCase());
+    for (const o of meta.objects) {
+      if (!sceneObjects.some((s) => s === o || head(s) === head(o))) return { ok: false, reason: 'absent_name' };
+    }
+    const held = scene.held.map((h) => h.toLowerCase());
+    const holds = (phrase: string) => {
+      const w = words(phrase);
+      return held.some((h) => w.slice(0, 3).includes(head(h)));
+    };
+    const not = CLAIM_NOT.exec(line);
+    if (not && holds(not[1]!)) return { ok: false, reason: 'contradiction' };
+    const have = CLAIM_HAVE.exec(line);
+    if (have && !not) {
+      const w = words(have[1]!).slice(0, 3);
+      const namesObject = this.lines.metaOf(text).objects.length > 0 || w.some((x) => sceneObjects.some((s) => head(s) === x));
+      if (namesObject && !holds(have[1]!)) return { ok: false, reason: 'contradiction' };
+    }
+    return { ok: true, text: line };
+  }
+}
