@@ -106,6 +106,8 @@ export class PoolLines {
    */
   readonly names = new Set<string>();
   private readonly kinds = new Set<string>();
+  /** Head words of the corpus world's objects ("lantern", "cloak"): what a claim of having must be about to be checked. */
+  readonly objectHeads = new Set<string>();
 
   /**
    * @param episodes the written corpus (who said what to whom)
@@ -133,6 +135,7 @@ export class PoolLines {
     }
     const names = new Set<string>();
     if (corpusWorld) for (const n of corpusWorld.nodes()) if (n.kind === 'object' && n.name.length > 3) names.add(n.name.toLowerCase());
+    for (const n of names) this.objectHeads.add(head(n));
     this.objectNames = [...names].map((name) => ({ name, re: new RegExp(`\\b${escape(name)}s?\\b`, 'i') }));
     const lower = new Set<string>();
     const capital = new Set<string>();
@@ -217,7 +220,9 @@ export class LineJudge {
     if (meta.template && scene.partnerName) line = fill(meta.template, scene.partnerName);
     else if (meta.template) line = dropVocative(meta.template);
     const key = line.toLowerCase().trim();
-    if (scene.said.has(key) || scene.said.has(text.toLowerCase().trim())) return { ok: false, reason: 'repeat' };
+    // said before, also when it was said to me with my name in the slot
+    const toMe = meta.template ? fill(meta.template, scene.selfName).toLowerCase().trim() : '';
+    if (scene.said.has(key) || scene.said.has(text.toLowerCase().trim()) || (toMe && scene.said.has(toMe))) return { ok: false, reason: 'repeat' };
     // written to someone of my kind (and not also to my partner's kind)
     if (selfHead && meta.addressees.has(selfHead) && selfHead !== partnerHead) return { ok: false, reason: 'wrong_role' };
     const lw = words(line);
@@ -247,7 +252,7 @@ export class LineJudge {
     const have = CLAIM_HAVE.exec(line);
     if (have && !not) {
       const w = words(have[1]!).slice(0, 3);
-      const namesObject = this.lines.metaOf(text).objects.length > 0 || w.some((x) => sceneObjects.some((s) => head(s) === x));
+      const namesObject = this.lines.metaOf(text).objects.length > 0 || w.some((x) => this.lines.objectHeads.has(x) || sceneObjects.some((s) => head(s) === x));
       if (namesObject && !holds(have[1]!)) return { ok: false, reason: 'contradiction' };
     }
     return { ok: true, text: line };

@@ -1,0 +1,82 @@
+/**
+ * The rules on retrieved lines: who a line was written to, names, claims about one's own things,
+ * repeats and echoes; vocatives become the partner's name. Table-driven, with metadata from a small
+ * corpus set in the bundled world.
+ */
+import { describe, expect, it } from 'vitest';
+import { World } from '../../server/engine/index.js';
+import { DEFAULT_WORLD, loadWorld } from '../../server/world-io/load-world.js';
+import { dropVocative, echoes, fill, LineJudge, PoolLines, properNouns, vocativeTemplate, worldProperNames, type Scene } from '../../server/agents/line-judge.js';
+import type { Episode } from '../../server/episodes/episode.js';
+
+const world = new World(loadWorld(DEFAULT_WORLD, { seed: 1 }).state);
+
+// Lines of a corpus episode in the market square: the crier speaks to the pie seller and back.
+const episode: Episode = {
+  id: 't-1', room: 'town-square', characters: ['town-crier', 'town-pie-seller'],
+  turns: [
+    { speaker: 'town-crier', say: 'Pie seller, is that basket full already?' },
+    { speaker: 'town-pie-seller', say: "You're loud this morning, crier." },
+    { speaker: 'town-crier', say: 'The pie seller always has the best crusts.' },
+  ],
+};
+const texts = [...episode.turns.map((t) => t.say), 'Take my lantern, it is dark out.', "I don't have any brass handbell.", 'Goodbye, Gwen!', 'Is it safe around here?', 'I told Brannoc to wait.', 'Brannoc sold me a bad sack of flour.', 'The town crier is loud today.'];
+const lines = new PoolLines(texts, [episode], world);
+const judge = new LineJudge(lines, worldProperNames(world));
+
+function scene(over: Partial<Scene> = {}): Scene {
+  return { selfName: 'town crier', partnerName: 'street urchin', present: [], objects: ['brass handbell', 'stone well'], held: ['brass handbell'], said: new Set(), ...over };
+}
+
+describe('vocatives become slots for the partner', () => {
+  it.each([
+    ['Tinker, they tell me you sharpen knives.', ['tinker'], '{partner}, they tell me you sharpen knives.', 'Guard, they tell me you sharpen knives.', 'They tell me you sharpen knives.'],
+    ["You're a long way from the water, boy.", ['boy'], "You're a long way from the water, {partner}.", "You're a long way from the water, guard.", "You're a long way from the water."],
+    ['Good morning, baker. Fresh bread?', ['baker'], 'Good morning, {partner}. Fresh bread?', 'Good morning, guard. Fresh bread?', 'Good morning. Fresh bread?'],
+  ])('%s', (text, names, template, filled, dropped) => {
+    const t = vocativeTemplate(text, names)!;
+    expect(t).toBe(template);
+    expect(fill(t, 'the guard')).toBe(filled);
+    expect(dropVocative(t)).toBe(dropped);
+  });
+  it('a line that only mentions the name is no vocative', () => {
+    expect(vocativeTemplate('The baker says hello.', ['baker'])).toBeUndefined();
+  });
+});
+
+describe('the judge', () => {
+  it.each<[string, string, Partial<Scene>, string]>([
+    ['written to the pie seller, said by a pie seller', "You're loud this morning, crier.", { selfName: 'pie seller', partnerName: 'town crier' }, 'ok'],
+    ['written to a crier, said by the crier', "You're loud this morning, crier.", {}, 'wrong_role'],
+    ['names its own speaker', 'The town crier is loud today.', {}, 'self_naming'],
+    ['written to a pie seller, said by another seller', 'Pie seller, is that basket full already?', { selfName: 'flower seller' }, 'wrong_role'],
+    ['claims a lantern it does not hold', 'Take my lantern, it is dark out.', {}, 'contradiction'],
+    ['denies holding what it holds', "I don't have any brass handbell.", {}, 'contradiction'],
+    ['calls an absent person by name', 'Goodbye, Gwen!', {}, 'absent_name'],
+    ['a name that is no place of the world, at the start of a sentence', 'Brannoc sold me a bad sack of flour.', {}, 'absent_name'],
+    ['asks the partner\'s question back', 'Is it safe around here?', { partnerLine: 'Is it safe here?' }, 'echo'],
+    ['says what was said before', 'Take my lantern, it is dark out.', { held: ['old lantern'], objects: ['old lantern'], said: new Set(['take my lantern, it is dark out.']) }, 'repeat'],
+  ])('%s', (_what, text, over, want) => {
+    const v = judge.judge(text, scene(over));
+    expect(v.ok ? 'ok' : v.reason).toBe(want);
+  });
+
+  it('fills the vocative with the real partner', () => {
+    const v = judge.judge('Pie seller, is that basket full already?', scene({ selfName: 'street urchin', partnerName: 'cattle drover', objects: ['wicker basket'] }));
+    expect(v).toEqual({ ok: true, text: 'Cattle drover, is that basket full already?' });
+  });
+
+  it('names things in the scene freely', () => {
+    expect(judge.judge('Fetch water from the stone well.', scene()).ok).toBe(true);
+  });
+});
+
+describe('helpers', () => {
+  it('finds proper nouns inside sentences only', () => {
+    expect(properNouns('I saw Jory at the docks. Harl is a fool, said Mother Brin.')).toEqual(['Jory', 'Mother', 'Brin']);
+  });
+  it('an echo is a question asked back, not an answer', () => {
+    expect(echoes('Is it safe?', 'Is it safe around here?')).toBe(true);
+    expect(echoes('It is safe enough by day.', 'Is it safe around here?')).toBe(false);
+  });
+});
