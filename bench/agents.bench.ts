@@ -1,9 +1,9 @@
 /**
  * Model-driven characters under load, and model-vs-model episodes.
  *
- * agents_reply: `lightmud serve` in a child process on 127.0.0.1 with a world of 200 model
- * characters (the bundled world's 136, every one set to `model`, plus 64 more placed beside them)
- * and 20 player characters; 20 websocket players, each in a room with model characters, speak
+ * agents_reply: `lightmud serve` in a child process on 127.0.0.1 with a world of N model
+ * characters (the bundled world's 136, every one set to `model`, plus more placed beside them)
+ * and P player characters; P websocket players, each in a room with model characters, speak
  * lines addressed to one of them by name (questions, requests, greetings). Latency is from sending
  * the line to receiving that character's spoken reply (the `say` event) over the websocket. The
  * players' own command acknowledgements are timed too (humans must not be slowed by the models).
@@ -12,7 +12,8 @@
  * episodes: `runEpisodes` in process: ten-turn episodes per second with the bundled model.
  *
  * Model: models/default, or LIGHTMUD_BENCH_MODEL / LIGHTMUD_MODEL; skipped when there is none.
- * Sizes: 30 s of talk and 64 episodes; --quick: 8 s and 16. AGENTS_SECONDS, AGENTS_PLAYERS override.
+ * Sizes: 1,000 model characters and 50 players (AGENTS_CHARACTERS, AGENTS_PLAYERS), 30 s of talk and
+ * 64 episodes; --quick: 8 s and 16. AGENTS_SECONDS overrides; AGENTS_BASELINE=0 skips the idle run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,6 +39,8 @@ interface Spec {
   [k: string]: unknown;
 }
 
+const KIN = ['young', 'old', 'tall', 'stout', 'thin', 'red-haired', 'grey-haired', 'freckled', 'one-eyed', 'bearded'];
+
 /** The bundled world with every character model-driven, `models - 136` more model characters and `players` player characters. */
 export function benchWorld(models: number, players: number, policy = 'model'): { world: object; rooms: string[] } {
   const files = readdirSync(DEFAULT_WORLD).filter((f) => f.endsWith('.json')).sort((a, b) => (a === 'world.json' ? -1 : b === 'world.json' ? 1 : a.localeCompare(b)));
@@ -55,7 +58,10 @@ export function benchWorld(models: number, players: number, policy = 'model'): {
   const extra: Spec[] = [];
   for (let i = 0; base.length + extra.length < models; i++) {
     const c = base[i % base.length]!;
-    extra.push({ ...c, id: `${c.id}-kin${Math.floor(i / base.length) + 1}`, name: `young ${c.name}`, prefix: 'the', policy });
+    // Each generation of kin has its own word, so that every name in a room is unique and a player
+    // who addresses one of them by name is answered by that one.
+    const gen = Math.floor(i / base.length);
+    extra.push({ ...c, id: `${c.id}-kin${gen + 1}`, name: `${KIN[gen % KIN.length]}${gen >= KIN.length ? ` ${Math.floor(gen / KIN.length) + 1}` : ''} ${c.name}`, prefix: 'the', policy });
   }
   // Players go to the rooms with the most model characters.
   const count = new Map<string, number>();
@@ -136,7 +142,8 @@ async function player(url: string, character: string, until: number, replies: nu
       const check = () => {
         const i = frames.findIndex(match);
         if (i < 0) return;
-        const f = frames.splice(0, i + 1)[i]!;
+        // take only the match: a reply may arrive before the speaker's own acknowledgement
+        const f = frames.splice(i, 1)[0]!;
         clearTimeout(t);
         wake = null;
         resolve(f);
@@ -186,11 +193,12 @@ export default async function agents(ctx: BenchContext): Promise<void> {
   }
 
   // ---- replies in the live world, and the same players without model characters ----------------
-  const players = Number(env.AGENTS_PLAYERS ?? 20);
+  const players = Number(env.AGENTS_PLAYERS ?? 50);
+  const characters = Number(env.AGENTS_CHARACTERS ?? 1000);
   const seconds = Number(env.AGENTS_SECONDS ?? (ctx.quick ? 8 : 30));
-  for (const policy of ['model', 'idle']) {
+  for (const policy of env.AGENTS_BASELINE === '0' ? ['model'] : ['model', 'idle']) {
     const dir = mkdtempSync(join(tmpdir(), 'lightmud-agents-bench-'));
-    const { world } = benchWorld(200, players, policy);
+    const { world } = benchWorld(characters, players, policy);
     const worldFile = join(dir, 'world.json');
     writeFileSync(worldFile, JSON.stringify(world));
     const t0 = performance.now();
@@ -208,7 +216,7 @@ export default async function agents(ctx: BenchContext): Promise<void> {
       const cpu = cpuSeconds(server.proc.pid!) - cpu0;
       if (policy === 'model') {
         ctx.report({
-          bench: 'agents_reply', transport: 'websocket 127.0.0.1', model, model_characters: 200, players, seconds, server_start_s: startSeconds,
+          bench: 'agents_reply', transport: 'websocket 127.0.0.1', model, model_characters: characters, players, seconds, server_start_s: startSeconds,
           replies: replies.length, no_reply_in_10s: misses.n, reply_p50_ms: percentile(replies, 50), reply_p95_ms: percentile(replies, 95), reply_p99_ms: percentile(replies, 99),
           human_ack_p50_ms: percentile(acks, 50), human_ack_p95_ms: percentile(acks, 95), server_cpu_percent: (cpu / seconds) * 100, ...machine,
         });

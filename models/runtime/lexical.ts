@@ -148,34 +148,43 @@ export function lastOf(history: HistoryLine[], who: 'self' | 'partner', kind: 's
  * followed (they match nearly everything and decide nothing).
  */
 export class LexicalIndex {
-  private readonly postings = new Map<string, number[]>();
-  private readonly vectors: TfIdfVector[];
+  /** word -> rows containing it, and the word's TF-IDF weight in each row. */
+  private readonly postings = new Map<string, { rows: number[]; weights: number[] }>();
+  private readonly norms: Float64Array;
 
   constructor(
     texts: readonly string[],
-    private readonly freq: DocFrequencies,
+    freq: DocFrequencies,
     private readonly maxShare = 0.02,
   ) {
-    this.vectors = texts.map((t) => freq.vector(t));
-    this.vectors.forEach((v, i) => {
-      for (const w of v.weights.keys()) {
+    this.norms = new Float64Array(texts.length);
+    texts.forEach((t, i) => {
+      const v = freq.vector(t);
+      this.norms[i] = v.norm;
+      for (const [w, x] of v.weights) {
         let p = this.postings.get(w);
-        if (!p) this.postings.set(w, (p = []));
-        p.push(i);
+        if (!p) this.postings.set(w, (p = { rows: [], weights: [] }));
+        p.rows.push(i);
+        p.weights.push(x);
       }
     });
   }
 
-  /** The best `k` rows for a query vector, best first (rows with no rare word in common are not scored). */
+  /**
+   * The best `k` rows for a query vector by TF-IDF cosine, best first, accumulated over the postings
+   * of the query's words (rows with no rare word in common are not scored).
+   */
   search(query: TfIdfVector, k: number): number[] {
-    const limit = Math.max(50, this.vectors.length * this.maxShare);
-    const rows = new Set<number>();
-    for (const w of query.weights.keys()) {
+    if (query.norm === 0) return [];
+    const limit = Math.max(50, this.norms.length * this.maxShare);
+    const acc = new Map<number, number>();
+    for (const [w, q] of query.weights) {
       const p = this.postings.get(w);
-      if (p && p.length <= limit) for (const i of p) rows.add(i);
+      if (!p || p.rows.length > limit) continue;
+      for (let j = 0; j < p.rows.length; j++) acc.set(p.rows[j]!, (acc.get(p.rows[j]!) ?? 0) + q * p.weights[j]!);
     }
-    return [...rows]
-      .map((i) => ({ i, s: cosine(query, this.vectors[i]!) }))
+    return [...acc]
+      .map(([i, dot]) => ({ i, s: dot / (query.norm * (this.norms[i] || 1)) }))
       .sort((a, b) => b.s - a.s || a.i - b.i)
       .slice(0, k)
       .map((x) => x.i);

@@ -38,7 +38,7 @@ export interface TrainOptions {
   crossMaxTokens: number;
   batchSize: number;
   lr: number;
-  /** Cross-encoder negatives per dialogue example that the bi-encoder ranks highest (the rest are random). */
+  /** Cross-encoder negatives per dialogue example from the bi-encoder's high (not top) ranks; the rest of the 5 are random. */
   hardNegatives: number;
   float16: boolean;
   /** Use at most this many training examples (for quick runs and tests). */
@@ -61,7 +61,7 @@ export interface TrainReport {
 
 export const DEFAULT_TRAIN: Omit<TrainOptions, 'data' | 'world' | 'out' | 'log' | 'progress'> = {
   seed: 1, extra: [], pretrained: true, cacheDir: '.cache/pretrained', vocabSize: 20000, outDim: 128,
-  biEpochs: 4, crossEpochs: 1, biMaxTokens: 512, crossMaxTokens: 384, batchSize: 32, lr: 2e-3, hardNegatives: 0, float16: true,
+  biEpochs: 4, crossEpochs: 1, biMaxTokens: 512, crossMaxTokens: 384, batchSize: 32, lr: 2e-3, hardNegatives: 2, float16: true,
 };
 
 /** Initial log-weights of the recency buckets (last token, 1, 2-3, 4-7, 8-15, 16-31, 32-63, 64+ from the end). */
@@ -277,15 +277,30 @@ export async function train(opts: TrainOptions): Promise<Trained> {
   const uttZ = trainUtterances.map((t) => bi.forward(candIds(t)).z);
   const utteranceEpisodes = new Map<string, Set<string>>();
   for (const x of bySplit.train) if (x.task === 'speech') (utteranceEpisodes.get(x.label) ?? utteranceEpisodes.set(x.label, new Set()).get(x.label)!).add(x.episode);
+  // Hard negatives: lines the bi-encoder ranks high but not highest (ranks 3-12 among a random 2,000 of
+  // the training utterances, about ranks 40-200 of all), never near-duplicates of the gold line (word
+  // Jaccard over 0.5) nor from the same episode. The very top ranks are often paraphrases of the gold:
+  // trained against those alone, the cross-encoder collapsed.
+  const wordSet = (t: string) => new Set(t.toLowerCase().match(/[a-z']+/g) ?? []);
+  const nearDuplicate = (a: string, b: string) => {
+    const x = wordSet(a);
+    const y = wordSet(b);
+    let inter = 0;
+    for (const w of x) if (y.has(w)) inter++;
+    return inter / Math.max(1, x.size + y.size - inter) > 0.5;
+  };
   const hardNegatives = (e: Encoded, k: number): string[] => {
     const c = bi.forward(e.ctxBi).z;
-    const scored = uttZ.map((v, i) => {
+    const sample = Array.from({ length: Math.min(2000, trainUtterances.length) }, () => rng.int(trainUtterances.length));
+    const scored = sample.map((i) => {
+      const v = uttZ[i]!;
       let d = 0;
       for (let j = 0; j < v.length; j++) d += c[j]! * v[j]!;
       return { i, d };
     }).sort((a, b) => b.d - a.d);
     // never from the same episode: its lines are in the history, and would teach that matching the context is wrong
-    return scored.map((s) => trainUtterances[s.i]!).filter((t) => t !== e.ex.label && !utteranceEpisodes.get(t)?.has(e.ex.episode)).slice(0, k);
+    const usable = scored.map((s) => trainUtterances[s.i]!).filter((t) => t !== e.ex.label && !utteranceEpisodes.get(t)?.has(e.ex.episode) && !nearDuplicate(t, e.ex.label));
+    return usable.slice(2, 12).filter((_, j) => j % Math.max(1, Math.floor(10 / k)) === 0).slice(0, k);
   };
   const evalCross = (sets: ReturnType<typeof evalSets>) => {
     const hits: Record<string, [number, number]> = { speech: [0, 0], action: [0, 0] };

@@ -18,7 +18,7 @@
  * the speech, actions and emote as the character's commands. Actions are submitted `validOnly`: the
  * host refuses, without executing, one that stopped being valid since it was chosen.
  */
-import { readFileSync, existsSync, statSync } from 'node:fs';
+import { createWriteStream, readFileSync, existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { emoteThirdPerson } from '../engine/emotes.js';
 import { EMOTES, Rng, World } from '../engine/index.js';
@@ -76,6 +76,8 @@ export interface Trigger {
   human?: boolean;
   /** Already waited its delay (replies to other model characters wait `modelReplyDelayMs`). */
   delayed?: boolean;
+  /** When it happened (performance.now()), for the turn record's wait. */
+  at?: number;
 }
 
 export interface TurnRecord {
@@ -88,9 +90,11 @@ export interface TurnRecord {
   refused: string[];
   emote?: string;
   why: TurnChoice['why'];
-  /** Milliseconds from the trigger to the last command of the turn, and its parts. */
+  /** Milliseconds from the start of the turn to its last command, and its parts. */
   ms: number;
   parts: { view: number; decide: number; act: number };
+  /** Milliseconds from the trigger to the start of the turn (waiting for the character's previous turn, or a delay). */
+  waited: number;
 }
 
 const silent: Log = { info() {}, warn() {}, error() {} };
@@ -224,6 +228,8 @@ export class AgentManager {
   private closed = false;
   private inFlight = new Set<Promise<void>>();
   private timers = new Set<NodeJS.Timeout>();
+  /** LIGHTMUD_AGENT_TRACE=FILE: every turn record, one JSON line each (for finding where time goes). */
+  private trace = process.env.LIGHTMUD_AGENT_TRACE ? createWriteStream(process.env.LIGHTMUD_AGENT_TRACE, { flags: 'a' }) : null;
   /** Token bucket for turns not caused by a person. */
   private bucket = { tokens: 0, at: 0 };
 
@@ -437,6 +443,7 @@ export class AgentManager {
 
   private run(driver: ModelDriver, trigger: Trigger): void {
     if (this.closed || driver.stopped) return;
+    trigger.at ??= performance.now();
     if (!trigger.human && !trigger.delayed && !this.allowModelTurn()) return;
     const delay = this.opts.modelReplyDelayMs ?? 1500;
     if (!trigger.human && trigger.kind !== 'idle' && !trigger.delayed && delay > 0) {
@@ -450,7 +457,9 @@ export class AgentManager {
     }
     if (driver.busy) {
       // Answer the newest line once the current turn is done.
-      if (!driver.pending || trigger.kind !== 'idle') driver.pending = trigger;
+      // A person's line waiting is never replaced by anything but another person's.
+      const keep = driver.pending && (driver.pending.human ? !trigger.human : trigger.kind === 'idle');
+      if (!keep) driver.pending = trigger;
       return;
     }
     driver.busy = true;
@@ -495,7 +504,7 @@ export class AgentManager {
     if (this.host.driverOf(id) !== driver || this.closed) return;
     const t2 = performance.now();
 
-    const record: TurnRecord = { character: id, trigger, say: '', actions: [], refused: [], why: choice.why, ms: 0, parts: { view: t1 - t0, decide: t2 - t1, act: 0 } };
+    const record: TurnRecord = { character: id, trigger, say: '', actions: [], refused: [], why: choice.why, ms: 0, parts: { view: t1 - t0, decide: t2 - t1, act: 0 }, waited: t0 - (trigger.at ?? t0) };
     const remember = (kind: 'say' | 'act' | 'emote', text: string) => this.memory?.add(id, { speaker: 'self', kind, text });
     const speak = async (text: string) => {
       if (!text.trim()) return;
@@ -532,6 +541,7 @@ export class AgentManager {
     record.ms = performance.now() - t0;
     record.parts.act = performance.now() - t2;
     this.opts.onTurn?.(record);
+    this.trace?.write(JSON.stringify(record) + '\n');
   }
 
   /** Let every driven character go, wait for turns in flight, save memory. */
@@ -548,6 +558,7 @@ export class AgentManager {
     this.drivers.clear();
     await Promise.allSettled([...this.inFlight]);
     this.memory?.close();
+    this.trace?.end();
     if (this.policy && !this.opts.policy) {
       await this.policy.ranker.release().catch(() => {});
       await this.policy.pool.release().catch(() => {});

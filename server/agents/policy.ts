@@ -15,7 +15,7 @@
  * inference thread, so the event loop stays free.
  */
 import { argsortDesc, EMOTES, type CandidatePool, type ModelRanker } from '../../models/runtime/index.js';
-import { actionParts, ASK, headWord, Hybrid, undoes } from '../../models/runtime/hybrid.js';
+import { actionParts, ASK, headWord, Hybrid, undoes, type ContextEvidence } from '../../models/runtime/hybrid.js';
 import { irWords } from '../../models/runtime/lexical.js';
 import { LexicalIndex } from '../../models/runtime/lexical.js';
 import { LineJudge, type Scene } from './line-judge.js';
@@ -125,6 +125,8 @@ export function motivated(action: string, history: HistoryEntry[], say: string, 
   if ((verb === 'hug' || verb === 'hit') && toPartner) return heard.has(verb) || (verb === 'hit' && /^(?:hit|steal) /.test(history[history.length - 1]?.text ?? ''));
   return false;
 }
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A persona that gives a reason to steal, or to strike first. */
 const THIEF = /\b(?:thief|thieves|steal|stealing|pickpocket|cutpurse|robber|rob|bandit|brigand|pirate|burglar)\b/i;
@@ -247,12 +249,17 @@ export class Policy {
   private worldNames: { name: string; re: RegExp }[] = [];
 
   setWorldNames(names: string[]): void {
-    const uniq = [...new Set(names.map((n) => n.toLowerCase().trim()).filter((n) => n.length > 2))];
-    this.worldNames = uniq.map((name) => ({ name, re: new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i') }));
+    const uniq = [...new Set(names.map((n) => n.toLowerCase().trim()).filter((n) => n.length > 2))].sort((a, b) => b.length - a.length);
+    this.worldNames = uniq.map((name) => ({ name, re: new RegExp(`\\b${escapeRe(name)}\\b`, 'i') }));
+    this.anyWorldName = uniq.length ? new RegExp(`\\b(?:${uniq.map(escapeRe).join('|')})\\b`, 'i') : null;
   }
+
+  /** One pattern for all the names: most lines name nobody, and are settled by one test. */
+  private anyWorldName: RegExp | null = null;
 
   /** Does the utterance name a character of the world who is not one of `present`? */
   namesAbsent(text: string, present: string[]): boolean {
+    if (!this.anyWorldName?.test(text)) return false;
     const here = present.map((p) => p.toLowerCase());
     return this.worldNames.some((n) => !here.some((h) => h === n.name || h.includes(n.name) || n.name.includes(h)) && n.re.test(text));
   }
@@ -261,20 +268,18 @@ export class Policy {
   private lexical?: LexicalIndex;
 
   /** The pool rows worth scoring for one context: the bi-encoder's best, and the best by word overlap. */
-  private candidatesFor(context: string, hits: { index: number; score: number }[], q: Float32Array): { index: number; bi: number }[] {
+  private candidatesFor(ev: ContextEvidence | undefined, hits: { index: number; score: number }[], q: Float32Array): { index: number; bi: number }[] {
     const out = new Map<number, number>(hits.map((h) => [h.index, h.score]));
-    if (this.hybrid && this.pool.embeddings) {
+    if (ev && this.hybrid && this.pool.embeddings) {
       this.lexical ??= new LexicalIndex(this.pool.texts, this.hybrid.freq);
-      const ev = this.hybrid.evidence(context);
       const d = q.length;
-      for (const vec of [ev.last, ev.all]) {
-        for (const i of this.lexical.search(vec, 30)) {
-          if (out.has(i)) continue;
-          let s = 0;
-          const e = this.pool.embeddings.subarray(i * d, (i + 1) * d);
-          for (let j = 0; j < d; j++) s += q[j]! * e[j]!;
-          out.set(i, s);
-        }
+      // what the partner just said, else the conversation so far
+      for (const i of this.lexical.search(ev.last.norm ? ev.last : ev.earlier, 40)) {
+        if (out.has(i)) continue;
+        let s = 0;
+        const e = this.pool.embeddings.subarray(i * d, (i + 1) * d);
+        for (let j = 0; j < d; j++) s += q[j]! * e[j]!;
+        out.set(i, s);
       }
     }
     return [...out].map(([index, bi]) => ({ index, bi }));
@@ -295,11 +300,12 @@ export class Policy {
     return Promise.all(
       contexts.map(async (ctx, i) => {
         const qi = q.subarray(i * d, (i + 1) * d);
-        const found = this.candidatesFor(ctx, hits[i] ?? [], qi);
+        const ev = this.hybrid?.has('speech') ? this.hybrid.evidence(ctx) : undefined;
+        const found = this.candidatesFor(ev, hits[i] ?? [], qi);
         let texts: string[];
-        if (this.hybrid?.has('speech')) {
+        if (ev && this.hybrid) {
           const cands = found.map((f) => this.pool.texts[f.index]!);
-          const scores = this.hybrid.score('speech', this.hybrid.evidence(ctx), cands, found.map((f) => f.bi));
+          const scores = this.hybrid.score('speech', ev, cands, found.map((f) => f.bi));
           texts = argsortDesc(scores).map((j) => cands[j]!);
         } else {
           texts = found.sort((x, y) => y.bi - x.bi).map((f) => this.pool.texts[f.index]!);
