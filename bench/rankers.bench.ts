@@ -209,7 +209,7 @@ export default async function rankersBench(ctx: BenchContext): Promise<void> {
     // The top-K kernel alone, single queries and batches of 32, and the JavaScript loop it replaced.
     const q = await ranker.encodeContexts(contexts.slice(0, 32));
     const single = await timeEach(queries, (i) => cached.search(q.subarray((i % 32) * dim, (i % 32 + 1) * dim), 20));
-    const kernel = (q8: boolean) => (q8 ? 'int8 MatMulInteger scan + exact float32 rescoring of 100, TopK (onnxruntime)' : 'float32 Gemm + TopK (onnxruntime)');
+    const kernel = (q8: boolean) => (q8 ? 'int8 MatMulInteger scan, certified shortlist rescored in float32, TopK (onnxruntime)' : 'float32 Gemm + TopK (onnxruntime)');
     ctx.report({ bench: `topk_kernel_${Math.floor(poolSize / 1000)}k`, ...stats(single), pool: poolSize, dim, kernel: kernel(cached.index.quantize === 'int8'), model });
     const other = await DotIndex.create(matrix, dim, { quantize: cached.index.quantize === 'int8' ? 'none' : 'int8' });
     const otherMs = await timeEach(queries, (i) => other.search(q.subarray((i % 32) * dim, (i % 32 + 1) * dim), 20));

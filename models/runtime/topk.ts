@@ -5,8 +5,8 @@
  * then `TopK`, built in memory with models/onnx and run by onnxruntime on the inference thread
  * (session.ts), off the event loop. Its MLAS kernels are SIMD and multithreaded and the constant B
  * is pre-packed: for 110k x 128 (14M multiply-adds) it is several times faster than a JavaScript
- * loop (see bench/rankers.bench.ts). Queries may be batched [b, dim]. Large pools are scanned in
- * int8 and the shortlist rescored exactly (IndexOptions.quantize).
+ * loop (see bench/rankers.bench.ts). Queries may be batched [b, dim]. On request (IndexOptions.quantize)
+ * a pool is scanned in int8 and the shortlist rescored exactly.
  *
  * The int8 scan is exact on every CPU, by two checks:
  * - Pool rows are quantised to 7 bits (-63..63). onnxruntime's u8 x s8 MatMulInteger on AVX2 without
@@ -37,7 +37,9 @@ export interface IndexOptions extends SessionOptions {
    * 'int8': scan an int8 copy of the pool (a quarter of the memory traffic; MatMulInteger, VNNI where
    * the CPU has it), then rescore the best `oversample x k` exactly in float32, so returned scores are
    * exact and the top k is the float32 top k unless int8 rounding pushed a row below the shortlist.
-   * 'none': scan float32 (Gemm). Default: int8 from INT8_FROM rows up.
+   * 'none': scan float32 (Gemm): exact by construction. The default: measured on the bundled model's
+   * pool, the int8 certificate fails often (its lines' scores lie closer together than the error
+   * bound), and each retry rescans, so int8 was 30x slower than float32 at 20k rows.
    */
   quantize?: Quantize;
   /** Shortlist size for int8, as a multiple of k (default 5; at least `minShortlist` rows). */
@@ -46,8 +48,8 @@ export interface IndexOptions extends SessionOptions {
   minShortlist?: number;
 }
 
-/** Pools of at least this many rows are scanned in int8 by default. */
-export const INT8_FROM = 20_000;
+/** Pools of at least this many rows would be scanned in int8 by default: none (see `quantize`). */
+export const INT8_FROM = Number.POSITIVE_INFINITY;
 
 /** Largest magnitude of a quantised pool value: 7 bits, so no pair of u8 x s8 products overflows int16. */
 export const INT8_MAX_LEVEL = 63;

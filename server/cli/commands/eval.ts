@@ -79,21 +79,24 @@ export const evalCommand: Command = {
       }
       const result = await evaluate(examples, ranker, { task, rerank: rerank || undefined, limit });
       const k = Math.round(result.candidates);
+      const ci = wilson(result.recall_at_1, result.n);
       const uniform = result.candidates === k;
       const lines = [
         `task ${task}, ${opts.data}, ${label.model ? `model ${label.model}${rerank ? `, cross-encoder rerank of the top ${rerank}` : ''}` : `baseline ${label.baseline}`}`,
         `${'n'.padEnd(15)}${result.n}`,
         `${'candidates'.padEnd(15)}${uniform ? k : `${result.candidates.toFixed(1)} on average`}`,
         `${(uniform ? `Recall@1/${k}` : 'Recall@1').padEnd(15)}${fixed(result.recall_at_1)}`,
+        `${'95% interval'.padEnd(15)}${ci.map(fixed).join(' - ')}`,
         `${'MRR'.padEnd(15)}${fixed(result.mrr)}`,
       ];
       if (task !== 'dialogue') lines.push(`${'accuracy'.padEnd(15)}${fixed(result.recall_at_1)}`);
       if (result.gold_added) lines.push(`note: ${result.gold_added} example(s) did not list their gold label among the candidates; it was added`);
       for (const l of lines) console.log(l);
-      const json: Record<string, string | number> = {
+      const json: Record<string, string | number | number[]> = {
         task,
         n: result.n,
         recall_at_1: round(result.recall_at_1),
+        recall_at_1_ci95: ci.map(round),
         mrr: round(result.mrr),
         ...(task !== 'dialogue' ? { accuracy: round(result.recall_at_1) } : {}),
         candidates: round(result.candidates),
@@ -113,6 +116,15 @@ export const evalCommand: Command = {
     }
   },
 };
+
+/** Wilson's 95% interval of a proportion p measured on n examples. */
+export function wilson(p: number, n: number): [number, number] {
+  if (n === 0) return [0, 1];
+  const z = 1.96;
+  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / (1 + (z * z) / n);
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
 
 function round(v: number): number {
   return Math.round(v * 10000) / 10000;
