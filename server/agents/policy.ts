@@ -91,10 +91,12 @@ const pick = <T>(items: readonly T[], variant: number): T => items[Math.abs(Math
 /** The reply for carrying out a request: "Here, take the flask of rum." */
 export function acknowledge(verb: string, steps: string[], variant = 0): string {
   const templates = ACK[verb] ?? ['As you wish.', 'All right.'];
-  const last = steps[steps.length - 1] ?? '';
-  const obj = /^give (.+) to /.exec(last)?.[1];
+  // Everything given to whoever the last step gives to: "give bread to x", "give cheese to x".
+  const to = /^give .+ to (.+)$/.exec(steps[steps.length - 1] ?? '')?.[1];
+  const given = steps.map((s) => /^give (.+) to (.+)$/.exec(s)).filter((m) => !!to && m?.[2] === to).map((m) => `the ${m![1]}`);
+  if (given.length > 1) return `Here, take ${given.slice(0, -1).join(', ')} and ${given[given.length - 1]}.`;
   const t = pick(templates, variant);
-  return t.includes('{obj}') ? (obj ? t.replace('{obj}', `the ${obj}`) : 'Here you are.') : t;
+  return t.includes('{obj}') ? (given.length ? t.replace('{obj}', given[0]!) : 'Here you are.') : t;
 }
 
 /** The reply for a request that cannot be carried out: "Sorry, I don't have a sword." */

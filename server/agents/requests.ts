@@ -18,8 +18,9 @@
  * no sword is still a request, answered "I don't have a sword."
  */
 import { execute, parse, validActions } from '../engine/index.js';
-import type { NodeId } from '../engine/types.js';
+import type { NodeId, ObjectNode } from '../engine/types.js';
 import type { World } from '../engine/world.js';
+import { dontHave, heldByOther, kindOf, noneOfKind, objectNamed, pickByKind, wornReason, type Kind } from './request-things.js';
 
 export interface PlanFailure {
   /** Index of the failing step. */
@@ -54,12 +55,12 @@ const GRAPH_VERBS = new Set([
   'get', 'take', 'grab', 'fetch', 'collect', 'pick', 'drop', 'discard', 'put', 'place', 'set', 'stow', 'stash',
   'give', 'hand', 'offer', 'steal', 'snatch', 'wear', 'don', 'wield', 'brandish', 'draw', 'equip', 'remove', 'unequip',
   'doff', 'sheathe', 'eat', 'consume', 'drink', 'quaff', 'sip', 'hit', 'attack', 'punch', 'strike', 'kick', 'slap',
-  'kill', 'hug', 'embrace', 'cuddle', 'pass', 'toss', 'throw', 'lend', 'bring', 'show', 'pour', 'return',
+  'kill', 'hug', 'embrace', 'cuddle', 'pass', 'toss', 'throw', 'lend', 'bring', 'show', 'pour', 'return', 'spare',
 ]);
 
 /** Gerunds after "would you mind", "how about". */
 const GERUNDS: Record<string, string> = {
-  getting: 'get', taking: 'take', grabbing: 'grab', fetching: 'fetch', picking: 'pick', dropping: 'drop', putting: 'put',
+  getting: 'get', sparing: 'spare', taking: 'take', grabbing: 'grab', fetching: 'fetch', picking: 'pick', dropping: 'drop', putting: 'put',
   placing: 'place', giving: 'give', handing: 'hand', passing: 'pass', tossing: 'toss', throwing: 'throw', lending: 'lend',
   bringing: 'bring', stealing: 'steal', wearing: 'wear', wielding: 'wield', drawing: 'draw', removing: 'remove',
   eating: 'eat', drinking: 'drink', hitting: 'hit', attacking: 'attack', hugging: 'hug', showing: 'show', returning: 'return',
@@ -69,10 +70,12 @@ const POLITE = [
   /^(?:oh|ah|hey|hi|now|so|well|then|ok|okay|alright|right|listen|look|quick|quickly|come on|go on|and)\b[,!]?\s+/,
   /^please\s+/,
   /^(?:kindly|just|do|simply)\s+/,
-  /^(?:can|could|would|will|won't|wouldn't|can't|might)\s+(?:you|ye|thou)\s+(?:please\s+|kindly\s+|perhaps\s+|maybe\s+|just\s+)?/,
+  /^(?:can|could|would|will|won't|wouldn't|can't|might)\s+(?:you|ye|thou)\s+(?:please\s+|kindly\s+|perhaps\s+|maybe\s+|just\s+|possibly\s+)?/,
   /^(?:would|do)\s+you\s+mind\s+/,
   /^mind\s+/,
   /^(?:would|will)\s+you\s+be\s+(?:so\s+kind\s+as|kind\s+enough|a\s+dear\s+and)\s+(?:to\s+)?/,
+  /^be\s+(?:so\s+kind\s+as|so\s+good\s+as|kind\s+enough|good\s+enough|a\s+dear\s+and)\s+(?:to\s+)?/,
+  /^(?:i\s+was\s+wondering\s+if|i\s+wonder\s+if|(?:do\s+)?you\s+think)\s+you\s+(?:could|would|might|can)\s+(?:possibly\s+)?/,
   /^be\s+a\s+(?:dear|love|friend|lamb)\s+and\s+/,
   /^(?:i'd|i\s+would)\s+like\s+(?:you\s+)?to\s+/,
   /^i\s+(?:want|need|wish|ask|beg|order|command)\s+(?:of\s+)?you\s+to\s+/,
@@ -85,7 +88,7 @@ const POLITE = [
 const VOCATIVES = /^(?:sir|madam|ma'am|friend|my friend|lad|lass|mate|love|dear|mother|father|mum|ma|pa|boy|girl|old man|woman|child|son|my lady|my lord|your grace|master|mistress)$/;
 
 /** "can I have the sword", "I'd like the ale", "let me have it": something the partner wants given. */
-const WANT = /^(?:(?:can|could|may|might)\s+i\s+(?:please\s+)?(?:have|get|borrow|take|see)|(?:i'd|i\s+would)\s+(?:like|love|take)|i\s+(?:want|need|crave|require|demand|will\s+take|'ll\s+take)|let\s+me\s+(?:have|borrow|see|hold)|give\s+us|i'll\s+have|i\s+will\s+have)\s+(.+)$/;
+const WANT = /^(?:(?:can|could|may|might)\s+i\s+(?:please\s+)?(?:have|get|borrow|take|see)|(?:i'd|i\s+would)\s+(?:like|love|take)|i\s+(?:want|need|crave|require|demand|will\s+take|'ll\s+take|could\s+use|could\s+do\s+with)|let\s+me\s+(?:have|borrow|see|hold)|give\s+us|i'll\s+have|i\s+will\s+have)\s+(.+)$/;
 
 export function normaliseUtterance(text: string): string {
   return text
@@ -139,18 +142,43 @@ function stripPoliteness(s: string, names: string[]): string {
 }
 
 /** Split "get the key from the chest and give it to me" into steps at a verb after "and"/"then". */
-function splitSteps(s: string): string[] {
-  const parts = s.split(/\s*(?:,?\s+and\s+then\s+|,\s*then\s+|\s+then\s+|,?\s+and\s+|;\s*)/);
+function splitSteps(s: string, isThing: (phrase: string) => boolean): string[] {
+  const parts = s.split(/\s*(?:,?\s+and\s+then\s+|,\s*then\s+|\s+then\s+|,?\s+and\s+|;\s*|,\s+(?=(?:the|a|an|some|your|my)\s))/);
   const steps: string[] = [];
   for (const p of parts) {
     const first = p.split(' ')[0] ?? '';
     const gerund = GERUNDS[first];
     const verb = gerund ?? first;
-    // "take off your hat and rest a while": what follows "and" without a graph verb is not part of the request.
-    if (steps.length && !GRAPH_VERBS.has(verb)) continue;
+    if (steps.length && !GRAPH_VERBS.has(verb)) {
+      // "give me the bread and the cheese": the second thing takes the first one's verb.
+      coordinate(steps, p, isThing);
+      // "take off your hat and rest a while": what follows "and" without a graph verb or a thing is not part of the request.
+      continue;
+    }
     steps.push(gerund ? gerund + p.slice(first.length) : p);
   }
   return steps.map((x) => x.trim()).filter(Boolean);
+}
+
+const TAIL = /^(.+?)\s+((?:to|from|off|out of|in|into|inside|on|onto)\s+.+)$/;
+
+/**
+ * A second object after "and" ("the cheese", "the jug from the shelf"): a step with the previous
+ * step's verb; a place or person after it ("... and the cheese from the basket") is shared with the
+ * previous step when that one names none.
+ */
+function coordinate(steps: string[], part: string, isThing: (phrase: string) => boolean): void {
+  const phrase = part.replace(/^both\s+/, '');
+  const split = kindOf(phrase) ? null : TAIL.exec(phrase);
+  const thing = split ? split[1]! : phrase;
+  if (!isThing(thing)) return;
+  const prev = steps[steps.length - 1]!;
+  const frame = /^(\w+(?:\s+(?:me|us|up|off|on|down))?)\s+/.exec(prev);
+  if (!frame) return;
+  const tail = split?.[2];
+  const prevHasTail = TAIL.test(prev.slice(frame[0].length)) || (/\s(?:me|us)$/.test(frame[1]!) && /^to\s/.test(tail ?? ''));
+  if (tail && !prevHasTail) steps[steps.length - 1] = `${prev} ${tail}`;
+  steps.push(`${frame[1]} ${phrase}`);
 }
 
 interface StepText {
@@ -160,6 +188,10 @@ interface StepText {
   verb: string;
   /** The step asks for something to be given to the partner. */
   givesToPartner: boolean;
+  /** Asked for by kind ("something to eat"): the character picks what it gives. */
+  kind?: Kind;
+  /** The object must be something here even though it is asked for ("spare me the lecture" is no request). */
+  mustBeHere?: boolean;
 }
 
 /** A pronoun standing for the whole object phrase: "it", "put it in the chest", "pick them up". */
@@ -211,7 +243,9 @@ function stepCommand(raw: string, partner: string, last: string | undefined): St
   let rest = words.slice(1).join(' ').replace(/\s+(?:back|over)(?=\s+to\b|$)/, '');
   if (!GRAPH_VERBS.has(verb)) return null;
   // Synonyms the engine's parser does not know.
-  if (['pass', 'toss', 'throw', 'lend', 'bring', 'show', 'return'].includes(verb)) verb = 'give';
+  // "spare me the lecture" is no request: what is spared must be here, or asked for by kind.
+  const spared = verb === 'spare';
+  if (['pass', 'toss', 'throw', 'lend', 'bring', 'show', 'return', 'spare'].includes(verb)) verb = 'give';
   if (verb === 'hand' && /^over\b/.test(rest)) rest = rest.replace(/^over\s*/, '');
   if (verb === 'hand' || verb === 'offer') verb = 'give';
   if (verb === 'pour') return null;
@@ -240,6 +274,11 @@ function stepCommand(raw: string, partner: string, last: string | undefined): St
       object = m[1]!;
       givesToPartner = true;
       command = `give ${sub(object)} to ${partner}`;
+    } else if (kindOf(rest)) {
+      // "pass something to eat": to the partner
+      object = rest;
+      givesToPartner = true;
+      command = `give ${rest} to ${partner}`;
     } else if ((m = /^(.+?)\s+to\s+(.+)$/.exec(rest))) {
       object = m[1]!;
       givesToPartner = /^(me|us|myself)$/.test(m[2]!.trim());
@@ -263,7 +302,8 @@ function stepCommand(raw: string, partner: string, last: string | undefined): St
   }
   if (object !== undefined && !last && PRONOUN_OBJ.test(object.trim())) return null;
   const resolvedObject = object ? sub(object) : undefined;
-  return { command, object: resolvedObject && !/^(me|us)$/.test(resolvedObject) ? resolvedObject : undefined, verb, givesToPartner };
+  const kind = givesToPartner && resolvedObject ? kindOf(resolvedObject) : undefined;
+  return { command, object: resolvedObject && !/^(me|us)$/.test(resolvedObject) ? resolvedObject : undefined, verb, givesToPartner, ...(kind ? { kind } : {}), ...(spared && !kind ? { mustBeHere: true } : {}) };
 }
 
 /** The engine's second-person explanation, put in the first person. */
@@ -306,79 +346,178 @@ export function planRequest(world: World, self: NodeId, partner: NodeId, text: s
   const me = world.character(self);
   const them = world.character(partner);
   if (!me || !them) return null;
-  const partnerName = opts.partnerName ?? them.name.toLowerCase();
+  const who: Parties = { self, partner, partnerName: opts.partnerName ?? them.name.toLowerCase() };
   const names = [me.name.toLowerCase(), ...me.name.toLowerCase().split(' ').filter((w) => w.length > 3)];
   for (const sentence of sentences(text)) {
-    const plan = planSentence(world, self, partnerName, sentence, names, opts.lastObject);
+    const plan = planSentence(world, who, sentence, names, opts.lastObject);
     if (plan) return plan;
   }
   return null;
 }
 
-function planSentence(world: World, self: NodeId, partner: string, sentence: string, names: string[], lastObject: string | undefined): RequestPlan | null {
-  let s = stripPoliteness(sentence, names);
-  if (!s) return null;
+/** The character asked, the one asking, and the asker's name as commands spell it. */
+interface Parties {
+  self: NodeId;
+  partner: NodeId;
+  partnerName: string;
+}
+
+/** Things one may want that no one can hand over: "I need some rest", "I'd love to". */
+const NOT_A_THING = /^(?:to|a word|a moment|a minute|a second|some peace|peace|help|your help|a hug|you|(?:some |a |more )?(?:rest|sleep|time|air|quiet|silence|advice|answers?|company|break|bath|nap|chance|favour|favor|word|talk|chat|hand|friend|doctor|healer|holiday|drink of water from the well))\b/;
+
+/** "can I have the sword" -> "give me the sword"; "I need some rest" -> null (not a request); else unchanged. */
+function wantToGive(s: string): string | null {
   const want = WANT.exec(s);
-  if (want) {
-    const thing = want[1]!.replace(/\s+(?:please|from you|off you|of yours|if i may|for a moment|back)$/g, '').trim();
-    if (!thing || /^(?:to|a word|a moment|a minute|some peace|peace|help|your help|a hug|you)\b/.test(thing)) {
-      if (/^a hug\b/.test(thing)) s = 'hug me';
-      else return null;
-    } else s = `give me ${thing}`;
-  }
+  if (!want) return s;
+  const thing = want[1]!.replace(/\s+(?:please|from you|off you|of yours|if i may|for a moment|back)$/g, '').trim();
+  if (/^a hug\b/.test(thing)) return 'hug me';
+  if (!thing || (NOT_A_THING.test(thing) && !kindOf(thing))) return null;
+  return `give me ${thing}`;
+}
+
+/** "fetch me the cup", "give me the cup from the shelf": get it (from there), then give it. */
+function fetchThenGive(step: string): string[] {
+  const fetch = /^(?:get|fetch|grab|bring|pick up|take) (?:me|us) (.+?)(?: (from|off|out of) (.+))?$/.exec(step);
+  const giveFrom = /^(?:give|hand|pass|toss|throw|lend|bring|offer) (?:me|us) (.+?) (from|off|out of) (.+)$/.exec(step);
+  const m = fetch ?? giveFrom;
+  if (!m || kindOf(m[1]!)) return [step];
+  return [`get ${m[1]}${m[3] ? ` ${m[2]} ${m[3]}` : ''}`, 'give it to me'];
+}
+
+function planSentence(world: World, who: Parties, sentence: string, names: string[], lastObject: string | undefined): RequestPlan | null {
+  let s = wantToGive(stripPoliteness(sentence, names));
+  if (!s) return null;
   if (/^hug\s+me$|^(?:give\s+me\s+)?(?:a\s+)?hug$/.test(s)) s = 'hug me';
-  // "fetch me the cup from the shelf": get it, then give it.
-  s = s.replace(/^(?:get|fetch|grab|bring|pick up|take) (?:me|us) (.+?)(?: (from|off|out of) (.+))?$/, (m, x: string, prep: string | undefined, y: string | undefined) =>
-    /\b(?:and|then)\b/.test(x) ? m : `get ${x}${y ? ` ${prep} ${y}` : ''} and give it to me`);
-  const stepTexts = splitSteps(s);
+  const isThing = (p: string) => !!kindOf(p) || known(world, who.self, p) || SHORT_NOUN_PHRASE.test(p);
+  const stepTexts = splitSteps(s, isThing).flatMap(fetchThenGive);
   if (!stepTexts.length) return null;
+  const parsed = parseSteps(stepTexts, who.partnerName, lastObject);
+  if (!parsed) return null;
+  // Is it clearly meant? Every named object must be something here, except for "give me X".
+  for (const st of parsed) if ((!st.givesToPartner || st.mustBeHere) && !known(world, who.self, st.object)) return null;
+  return runPlan(world, who, sentence, parsed, lastObject);
+}
+
+/** Each step's words as an engine command; null when one is not a graph action. */
+function parseSteps(stepTexts: string[], partnerName: string, lastObject: string | undefined): StepText[] | null {
   const parsed: StepText[] = [];
   let last = lastObject;
   for (const t of stepTexts) {
-    const st = stepCommand(t, partner, last);
+    const st = stepCommand(t, partnerName, last);
     if (!st) return null;
-    const intent = parse(st.command);
-    if (intent.kind !== 'action' && intent.kind !== 'equip') return null;
-    st.verb = intent.kind === 'equip' ? 'equip' : intent.action === 'get_from' ? 'get' : intent.action;
+    if (!st.kind) {
+      const intent = parse(st.command);
+      if (intent.kind !== 'action' && intent.kind !== 'equip') return null;
+      st.verb = intent.kind === 'equip' ? 'equip' : intent.action === 'get_from' ? 'get' : intent.action;
+    }
     parsed.push(st);
     if (st.object) last = st.object;
   }
-  // Is it clearly meant? Every named object must be something here, except for "give me X".
-  for (const st of parsed) if (!st.givesToPartner && !known(world, self, st.object)) return null;
+  return parsed;
+}
 
+/** Run the steps in order on a clone of the world; the first that cannot be done stops the plan. */
+function runPlan(world: World, who: Parties, sentence: string, parsed: StepText[], lastObject: string | undefined): RequestPlan | null {
   const clone = world.clone();
   const steps: string[] = [];
   let lastNamed = lastObject;
   for (let i = 0; i < parsed.length; i++) {
     const st = parsed[i]!;
-    // "get the herring" when it lies in the crate: whatever get of that name is valid.
-    const plainGet = st.verb === 'get' && st.object && !/\bfrom\b/.test(st.command) ? getWithinReach(clone, self, st.object) : null;
-    let out = plainGet ?? execute(clone, self, st.command);
-    if (!out.ok && st.givesToPartner && out.failed === 'carried' && st.object) {
-      // Asked for something within reach but not carried: get it first, then give it.
-      const got = getWithinReach(clone, self, st.object);
-      if (got?.ok && got.action) {
-        steps.push(got.action);
-        out = execute(clone, self, st.command);
-      }
+    const r = runStep(clone, who, st);
+    steps.push(...r.actions);
+    if (r.reason === undefined) {
+      if (st.object) lastNamed = st.object;
+      continue;
     }
-    if (!out.ok && st.verb === 'get' && /^You already have /.test(out.text)) continue; // nothing to fetch
-    if (!out.ok || !out.action) {
-      if (!st.givesToPartner && NOT_HERE.test(out.text) && i === 0) return null;
-      const already = /^You are (wearing|wielding) (.+); remove it first\.$/.exec(out.text);
-      const reason = st.givesToPartner && /don't see any/.test(out.text)
-        ? `I don't have ${withArticle(st.object ?? 'that')}.`
-        : already && (st.verb === 'wear' || st.verb === 'wield' || st.verb === 'equip') ? `I'm already ${already[1]} ${already[2]}.` : firstPerson(out.text);
-      return { sentence, steps, failure: { step: steps.length, command: st.command, reason }, lastObject: st.object ?? lastNamed, verb: st.verb };
-    }
-    steps.push(out.action);
-    if (st.object) lastNamed = st.object;
+    if (!st.givesToPartner && r.notHere && i === 0) return null;
+    return { sentence, steps, failure: { step: steps.length, command: st.command, reason: r.reason }, lastObject: st.object ?? lastNamed, verb: st.verb };
   }
   return { sentence, steps, lastObject: lastNamed, verb: parsed[parsed.length - 1]!.verb };
 }
 
-function withArticle(phrase: string): string {
-  const p = phrase.trim();
-  if (/^(a|an|any|the|some|my|your)\s/.test(p)) return p.replace(/^(the|my|your)\s/, 'a ').replace(/^some\s/, 'any ');
-  return `${/^[aeiou]/.test(p) ? 'an' : 'a'} ${p}`;
+/** What one step came to: the actions done (on the clone), or why it cannot be done. */
+interface StepResult {
+  actions: string[];
+  reason?: string;
+  /** The engine did not see the thing or person named. */
+  notHere?: boolean;
 }
+
+const done = (...actions: string[]): StepResult => ({ actions });
+
+function runStep(clone: World, who: Parties, st: StepText): StepResult {
+  if (st.kind) return giveByKind(clone, who, st, st.kind);
+  // "get the herring" when it lies in the crate: whatever get of that name is valid.
+  const plainGet = st.verb === 'get' && st.object && !/\bfrom\b/.test(st.command) ? getWithinReach(clone, who.self, st.object) : null;
+  const out = plainGet ?? execute(clone, who.self, st.command);
+  if (out.ok && out.action) return done(out.action);
+  if (st.verb === 'get' && alreadyCarried(clone, who.self, st.object, out.text)) return done(); // nothing to fetch
+  const handed = st.object && HANDING.has(st.verb) && (out.failed === 'carried' || NOT_SEEN.test(out.text)) ? readyThenDo(clone, who, st) : null;
+  if (handed) return handed;
+  if (st.givesToPartner && NOT_SEEN.test(out.text)) return { actions: [], reason: dontHave(st.object ?? 'that') };
+  return { actions: [], reason: reasonFor(st, out.text), notHere: NOT_HERE.test(out.text) };
+}
+
+/** Verbs whose object must be carried, so a thing worn, wielded or within reach is made ready first. */
+const HANDING = new Set(['give', 'drop', 'put']);
+
+const NOT_SEEN = /don't see any/;
+
+/** "get the apple (from the sack)" when the character already carries it. */
+function alreadyCarried(world: World, self: NodeId, phrase: string | undefined, failure: string): boolean {
+  if (/^You already have /.test(failure)) return true;
+  const o = phrase ? objectNamed(world, self, phrase) : undefined;
+  return !!o && world.placement(o.id)?.parent === self && world.placement(o.id)?.rel === 'carried';
+}
+
+/**
+ * The thing named is not in hand: take it off, or get it from within reach, then do the step
+ * with the thing's own name. Someone else holding it is the reason when the partner asked for it.
+ */
+function readyThenDo(clone: World, who: Parties, st: StepText): StepResult | null {
+  const o = objectNamed(clone, who.self, st.object!);
+  if (!o) return null;
+  const holder = clone.holderOf(o.id);
+  if (holder && holder !== who.self) return st.givesToPartner ? { actions: [], reason: heldByOther(clone, holder, who.partner, o) } : null;
+  const name = o.name.toLowerCase();
+  const first = readyInHand(clone, who.self, o);
+  if (first === null) return null;
+  const out = execute(clone, who.self, st.command.replace(st.object!, name));
+  if (!out.ok || !out.action) return null;
+  st.object = name;
+  return done(...first, out.action);
+}
+
+/** The actions that put an object the character can reach into its hands ([] when it carries it). */
+function readyInHand(clone: World, self: NodeId, o: ObjectNode): string[] | null {
+  const place = clone.placement(o.id);
+  if (place?.parent === self && place.rel === 'carried') return [];
+  const wearing = place?.parent === self && (place.rel === 'worn' || place.rel === 'wielded');
+  const out = wearing ? execute(clone, self, `remove ${o.name.toLowerCase()}`) : getWithinReach(clone, self, o.name);
+  return out?.ok && out.action ? [out.action] : null;
+}
+
+/** "something to eat": a food the character carries, else one within reach; why not, if none. */
+function giveByKind(clone: World, who: Parties, st: StepText, kind: Kind): StepResult {
+  const pick = pickByKind(clone, who.self, kind);
+  if (!pick) return { actions: [], reason: noneOfKind(kind) };
+  if (pick.how === 'worn') return { actions: [], reason: wornReason(clone, pick.object) };
+  const name = pick.object.name.toLowerCase();
+  st.object = name;
+  st.command = `give ${name} to ${who.partnerName}`;
+  const first = readyInHand(clone, who.self, pick.object);
+  const out = first ? execute(clone, who.self, st.command) : null;
+  if (!first || !out?.ok || !out.action) return { actions: [], reason: firstPerson(out?.text ?? `You can't reach ${name}.`) };
+  return done(...first, out.action);
+}
+
+/** The engine's reason in the first person, and in words the character would use. */
+function reasonFor(st: StepText, failure: string): string {
+  const already = /^You are (wearing|wielding) (.+); remove it first\.$/.exec(failure);
+  if (already && (st.verb === 'wear' || st.verb === 'wield' || st.verb === 'equip')) return `I'm already ${already[1]} ${already[2]}.`;
+  if (already) return `I'm ${already[1]} ${already[2]}; I'd have to ${already[1] === 'wearing' ? 'take it off' : 'put it away'} first.`;
+  return firstPerson(failure);
+}
+
+/** A short noun phrase with a determiner: "the cheese", "a clay jug". */
+const SHORT_NOUN_PHRASE = /^(?:the|a|an|some|your|my|that|this|those|these|any)\s+[a-z'-]+(?:\s+[a-z'-]+){0,2}$/;
