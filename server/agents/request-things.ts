@@ -14,10 +14,10 @@ export type Kind = 'food' | 'drink' | 'weapon' | 'wearable';
 
 const KIND_PHRASES: [RegExp, Kind][] = [
   [/^(?:(?:some|any|a)\s+)?(?:(?:some|any)\s*thing|bite|morsel|mouthful)(?:\s+\w+)?\s+(?:to|i\s+(?:can|could))\s+eat$/, 'food'],
-  [/^(?:(?:some|any|a\s+bit\s+of|a\s+little)\s+)?(?:food|grub|victuals|provisions)$|^(?:a\s+)?(?:bite|snack|meal)$/, 'food'],
+  [/^(?:(?:some|any|your|the|a\s+bit\s+of|a\s+little)\s+)?(?:food|grub|victuals|provisions)$|^(?:a\s+)?(?:bite|snack|meal)$/, 'food'],
   [/^(?:(?:some|any)\s*thing)(?:\s+\w+)?\s+(?:to|i\s+(?:can|could))\s+drink$/, 'drink'],
   [/^(?:a|some|another)\s+(?:drink|sip|swig|tipple)(?:\s+of\s+something)?$|^(?:some|any)thing\s+to\s+wet\s+my\s+(?:throat|whistle)$/, 'drink'],
-  [/^(?:a|some|any)\s+weapons?$|^(?:some|any)\s*thing\s+to\s+(?:fight|defend\s+myself)\s+with$/, 'weapon'],
+  [/^(?:a|some|any|your)\s+weapons?$|^(?:some|any)\s*thing\s+to\s+(?:fight|defend\s+myself)\s+with$/, 'weapon'],
   [/^(?:(?:some|any)\s*thing)(?:\s+\w+)?\s+to\s+(?:wear|put\s+on)$|^(?:some|any)\s+(?:clothes|clothing)$/, 'wearable'],
 ];
 

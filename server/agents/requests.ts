@@ -123,7 +123,7 @@ function stripPoliteness(s: string, names: string[]): string {
   for (let guard = 0; guard < 4; guard++) {
     const before = out;
     out = out
-      .replace(/,?\s+(?:please|if you would|if you will|if you please|would you|will you|won't you|could you|for me|right now|now|at once|quickly|already|then|mate|friend|my friend|love|dear)$/, '')
+      .replace(/,?\s+(?:please|too|as well|also|if you would|if you will|if you please|would you|will you|won't you|could you|for me|right now|now|at once|quickly|already|then|mate|friend|my friend|love|dear)$/, '')
       .replace(/\s+if\s+(?:you|ye)\s+(?:dare|can|like|want|wish|please|would|will|could|don't mind)\b.*$/, '')
       .replace(/,\s+([a-z' -]{1,30})$/, (m, clause: string) => {
         const first = clause.trim().split(/\s+/)[0] ?? '';
@@ -176,10 +176,15 @@ function coordinate(steps: string[], part: string, isThing: (phrase: string) => 
   const frame = /^(\w+(?:\s+(?:me|us|up|off|on|down))?)\s+/.exec(prev);
   if (!frame) return;
   const tail = split?.[2];
-  const prevHasTail = TAIL.test(prev.slice(frame[0].length)) || (/\s(?:me|us)$/.test(frame[1]!) && /^to\s/.test(tail ?? ''));
+  const prevTail = TAIL.exec(prev.slice(frame[0].length))?.[2];
+  const prevHasTail = !!prevTail || (/\s(?:me|us)$/.test(frame[1]!) && /^to\s/.test(tail ?? ''));
   if (tail && !prevHasTail) steps[steps.length - 1] = `${prev} ${tail}`;
-  steps.push(`${frame[1]} ${phrase}`);
+  // "put the cup on the table and the jug": the jug goes on the table too.
+  const sharedPlace = !tail && prevTail && PLACING.has(frame[1]!) ? ` ${prevTail}` : '';
+  steps.push(`${frame[1]} ${phrase}${sharedPlace}`);
 }
+
+const PLACING = new Set(['put', 'place', 'set', 'stow', 'stash']);
 
 interface StepText {
   command: string;
@@ -195,7 +200,7 @@ interface StepText {
 }
 
 /** A pronoun standing for the whole object phrase: "it", "put it in the chest", "pick them up". */
-const PRONOUN_OBJ = /^(?:it|them|that|this|this one|that one|those|these|the same)\b(?=\s+(?:from|off|out|in|into|inside|on|onto|upon|to|down|up|back|over)\b|\s*$)/;
+const PRONOUN_OBJ = /^(?:it|them|that|this|this one|that one|those|these|the same|one|some|a few|a little|a bit)\b(?=\s+(?:from|off|out|in|into|inside|on|onto|upon|to|down|up|back|over)\b|\s*$)/;
 
 const PREPOSITION = '(?:from|off|out|in|into|inside|on|onto|upon|to|down|up|back|over)';
 
@@ -233,6 +238,45 @@ function getWithinReach(world: World, self: NodeId, phrase: string): ReturnType<
   return execute(world, self, mine.find((a) => !a.includes(' from ')) ?? mine[0]!);
 }
 
+/** What "give" asks for: the thing, the command and whether it goes to the partner. */
+interface GiveParts {
+  object: string;
+  command: string;
+  givesToPartner: boolean;
+}
+
+/**
+ * "give me the sword", "give the sword to me", "give it back", "pass something to eat", "give me
+ * one of your apples"; a hug when "give me a hug"; null for what nobody hands over ("give me a
+ * moment", "give me something").
+ */
+function giveCommand(rest: string, partner: string, sub: (text: string) => string): GiveParts | StepText | null {
+  if (/^(?:(?:me|us)\s+)?(?:a\s+)?hug\b/.test(rest)) return { command: `hug ${partner}`, verb: 'hug', givesToPartner: false };
+  let m = /^(?:me|us)\s+(.+)$/.exec(rest);
+  if (m && /^(?:a\s+|an\s+|some\s+)?(?:hand|moment|minute|second|break|chance|word|hint|clue|reason|rest|peace|time|answer|sign|look|try|go|kiss)\b/.test(m[1]!)) return null;
+  let object: string | null;
+  let toPartner = true;
+  let target = partner;
+  if (m) object = thingAsked(m[1]!);
+  else if (kindOf(rest)) object = rest; // "pass something to eat"
+  else if ((m = /^(.+?)\s+to\s+(.+)$/.exec(rest))) {
+    object = thingAsked(m[1]!);
+    toPartner = /^(me|us|myself)$/.test(m[2]!.trim());
+    target = sub(m[2]!);
+  } else if (rest && !/\bto\b/.test(rest)) object = thingAsked(rest); // "hand it over", "pass the salt"
+  else return null;
+  if (!object) return null;
+  return { object, command: `give ${kindOf(object) ? object : sub(object)} to ${target}`, givesToPartner: toPartner };
+}
+
+/** Quantities come off ("one of your apples" -> "your apples"); a thing too vague to hand over is null. */
+function thingAsked(phrase: string): string | null {
+  const p = phrase
+    .replace(/^(?:one|some|any|a\s+few|a\s+couple|all|both|each|half|a\s+(?:bit|piece|slice|chunk|hunk|sip|swig|drop|mouthful|bite|taste|crumb|drink|little))\s+of\s+/, '')
+    .replace(/^all\s+(?=(?:the|your|my|those|these|that|this)\s)/, '');
+  return /^(?:(?:some|any|every|no)thing|all|what|whatever)(?:\s+(?:you|you've|ye|of it|of them|else|at all)\b.*)?$|^whatever\b/.test(p) ? null : p;
+}
+
 /** One step's words to an engine command, with pronouns resolved. Null when it is not a graph action. */
 function stepCommand(raw: string, partner: string, last: string | undefined): StepText | null {
   let s = raw.replace(/^(?:and|then)\s+/, '').trim();
@@ -267,30 +311,9 @@ function stepCommand(raw: string, partner: string, last: string | undefined): St
   let command: string;
   let givesToPartner = false;
   if (verb === 'give') {
-    // "give me the sword", "give the sword to me", "give it back", "give me it"
-    let m = /^(?:me|us)\s+(.+)$/.exec(rest);
-    if (m && /^(?:a\s+|an\s+|some\s+)?(?:hand|moment|minute|second|break|chance|word|hint|clue|reason|rest|peace|time|answer|sign|look|try|go|kiss)\b/.test(m[1]!)) return null;
-    if (m && !/^(?:a\s+)?hug\b/.test(m[1]!)) {
-      object = m[1]!;
-      givesToPartner = true;
-      command = `give ${sub(object)} to ${partner}`;
-    } else if (kindOf(rest)) {
-      // "pass something to eat": to the partner
-      object = rest;
-      givesToPartner = true;
-      command = `give ${rest} to ${partner}`;
-    } else if ((m = /^(.+?)\s+to\s+(.+)$/.exec(rest))) {
-      object = m[1]!;
-      givesToPartner = /^(me|us|myself)$/.test(m[2]!.trim());
-      command = `give ${sub(object)} to ${sub(m[2]!)}`;
-    } else if (rest && !/\b(to)\b/.test(rest)) {
-      // "hand it over", "pass the salt": to the partner
-      if (/^(?:a\s+)?hug\b/.test(rest)) return { command: `hug ${partner}`, verb: 'hug', givesToPartner: false };
-      object = rest;
-      givesToPartner = true;
-      command = `give ${sub(rest)} to ${partner}`;
-    } else return null;
-    if (/^(?:me|us)\s+(?:a\s+)?hug\b/.test(rest)) return { command: `hug ${partner}`, verb: 'hug', givesToPartner: false };
+    const g = giveCommand(rest, partner, sub);
+    if (!g || 'verb' in g) return g;
+    ({ object, command, givesToPartner } = g);
   } else if (['hit', 'attack', 'punch', 'strike', 'kick', 'slap', 'kill', 'hug', 'embrace', 'cuddle'].includes(verb)) {
     if (!rest) return null;
     command = `${verb} ${sub(rest.replace(/\s+with\s+.*$/, ''))}`;
@@ -302,7 +325,7 @@ function stepCommand(raw: string, partner: string, last: string | undefined): St
   }
   if (object !== undefined && !last && PRONOUN_OBJ.test(object.trim())) return null;
   const resolvedObject = object ? sub(object) : undefined;
-  const kind = givesToPartner && resolvedObject ? kindOf(resolvedObject) : undefined;
+  const kind = givesToPartner && object ? kindOf(object) : undefined;
   return { command, object: resolvedObject && !/^(me|us)$/.test(resolvedObject) ? resolvedObject : undefined, verb, givesToPartner, ...(kind ? { kind } : {}), ...(spared && !kind ? { mustBeHere: true } : {}) };
 }
 
@@ -375,12 +398,16 @@ function wantToGive(s: string): string | null {
   return `give me ${thing}`;
 }
 
-/** "fetch me the cup", "give me the cup from the shelf": get it (from there), then give it. */
+/**
+ * "fetch me the cup", "give me the cup from the shelf": get it (from there), then give it. "fetch
+ * me something to eat": give me something to eat (the character fetches what it picks).
+ */
 function fetchThenGive(step: string): string[] {
   const fetch = /^(?:get|fetch|grab|bring|pick up|take) (?:me|us) (.+?)(?: (from|off|out of) (.+))?$/.exec(step);
   const giveFrom = /^(?:give|hand|pass|toss|throw|lend|bring|offer) (?:me|us) (.+?) (from|off|out of) (.+)$/.exec(step);
   const m = fetch ?? giveFrom;
-  if (!m || kindOf(m[1]!)) return [step];
+  if (!m) return [step];
+  if (kindOf(m[1]!)) return [`give me ${m[1]}`]; // the character finds one itself
   return [`get ${m[1]}${m[3] ? ` ${m[2]} ${m[3]}` : ''}`, 'give it to me'];
 }
 

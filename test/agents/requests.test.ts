@@ -80,6 +80,8 @@ describe('requests in the little world (gardener asked by the orc)', () => {
   it('"me" is the partner, "it" the object named earlier in the conversation', () => {
     const w = littleWorld();
     expect(steps(w, 'gardener', 'orc', 'Give it to me.', 'flask of ale')!.steps).toEqual(['give flask of ale to orc']);
+    expect(steps(w, 'gardener', 'orc', 'Give me some.', 'apple')!.steps).toEqual(['give apple to orc']);
+    expect(steps(w, 'gardener', 'orc', 'Could I have one?', 'apple')!.steps).toEqual(['give apple to orc']);
     expect(steps(w, 'gardener', 'orc', 'hug me')!.steps).toEqual(['hug orc']);
     expect(steps(w, 'gardener', 'orc', 'Hit me if you dare!')!.steps).toEqual(['hit orc']);
     expect(steps(w, 'gardener', 'kitty', 'Give me a hug.')!.steps).toEqual(['hug kitty']);
@@ -152,6 +154,10 @@ describe('requests people actually type (little world)', () => {
       ['gardener', 'orc', 'Give me the apple, the pebble and the ale.', ['give apple to orc', 'give pebble to orc', 'give flask of ale to orc']],
       ['gardener', 'orc', 'Give me the apple and a sword.', ['give apple to orc'], "I don't have a sword."],
       ['gardener', 'orc', 'Give me the apple and something to drink.', ['give apple to orc', 'give flask of ale to orc']],
+      ['gardener', 'orc', 'Give me the apple and the ale too.', ['give apple to orc', 'give flask of ale to orc']],
+      ['gardener', 'orc', 'Put the apple and the pebble in the sack.', ['put apple in sack', 'put pebble in sack']],
+      ['gardener', 'orc', 'Put the apple in the sack and the pebble.', ['put apple in sack', 'put pebble in sack']],
+      ['gardener', 'orc', 'Get the gold coin and the nail from the chest.', ['get gold coin from oak chest'], "I can't pick up the nail."],
     ]);
     expect(acknowledge('give', ['give apple to orc', 'give flask of ale to orc'])).toBe('Here, take the apple and the flask of ale.');
     expect(acknowledge('give', ['remove iron helmet', 'give iron helmet to gardener'])).toBe('Here, take the iron helmet.');
@@ -165,6 +171,11 @@ describe('requests people actually type (little world)', () => {
       ['gardener', 'orc', 'Could I have something to drink?', ['give flask of ale to orc']],
       ['gardener', 'orc', "I'd love a drink.", ['give flask of ale to orc']],
       ['gardener', 'orc', 'I need food.', ['give apple to orc']],
+      ['gardener', 'orc', 'Hand me your food.', ['give apple to orc']],
+      ['gardener', 'orc', 'Can you get me something to eat?', ['give apple to orc']],
+      ['gardener', 'orc', 'Fetch me something to eat from the table.', ['give apple to orc']],
+      ['orc', 'gardener', 'Fetch me something to drink.', ['get clay cup from potting table', 'give clay cup to gardener']],
+      ['orc', 'gardener', 'Bring me something to defend myself with.', ['get shovel', 'give shovel to gardener']],
       ['gardener', 'orc', 'Can I get a bite to eat?', ['give apple to orc']],
       ['gardener', 'orc', 'Could you spare something to eat?', ['give apple to orc']],
       ['gardener', 'orc', 'Can you spare me the apple?', ['give apple to orc']],
@@ -209,6 +220,10 @@ describe('requests people actually type (little world)', () => {
 
   it('never claims not to have what it carries: plurals and loose names find the thing held', () => {
     expectRows(littleWorld(), [
+      ['gardener', 'orc', 'Give me one of your apples.', ['give apple to orc']],
+      ['gardener', 'orc', 'Could I have a bit of the apple?', ['give apple to orc']],
+      ['gardener', 'orc', 'Give me a drink of ale.', ['give flask of ale to orc']],
+      ['gardener', 'orc', 'Give me all your seeds!', ['get seed from sack', 'give seed to orc']],
       ['gardener', 'orc', 'Give me the apples.', ['give apple to orc']],
       ['gardener', 'orc', 'Give me some seeds.', ['get seed from sack', 'give seed to orc']],
       ['gardener', 'orc', 'Could I have your hat?', ['give straw hat to orc']],
@@ -216,7 +231,7 @@ describe('requests people actually type (little world)', () => {
   });
 
   it('wants that are not things stay with the model', () => {
-    for (const line of ['Spare me the lecture.', 'I need some rest.', "I'd love to.", 'I need a moment.', 'Can I have a word?', 'I need help.', 'I could use some advice.']) {
+    for (const line of ['Give me something.', 'Give me anything!', 'Give me everything you have.', 'Give me some.', 'Spare me the lecture.', 'I need some rest.', "I'd love to.", 'I need a moment.', 'Can I have a word?', 'I need help.', 'I could use some advice.']) {
       expect(steps(littleWorld(), 'gardener', 'orc', line), line).toBeNull();
     }
   });
