@@ -299,7 +299,12 @@ export async function train(opts: TrainOptions): Promise<Trained> {
       return { i, d };
     }).sort((a, b) => b.d - a.d);
     // never from the same episode: its lines are in the history, and would teach that matching the context is wrong
-    const usable = scored.map((s) => trainUtterances[s.i]!).filter((t) => t !== e.ex.label && !utteranceEpisodes.get(t)?.has(e.ex.episode) && !nearDuplicate(t, e.ex.label));
+    const usable: string[] = [];
+    for (const s of scored) {
+      const t = trainUtterances[s.i]!;
+      if (t !== e.ex.label && !usable.includes(t) && !utteranceEpisodes.get(t)?.has(e.ex.episode) && !nearDuplicate(t, e.ex.label)) usable.push(t);
+      if (usable.length >= 12) break;
+    }
     return usable.slice(2, 12).filter((_, j) => j % Math.max(1, Math.floor(10 / k)) === 0).slice(0, k);
   };
   const evalCross = (sets: ReturnType<typeof evalSets>) => {
