@@ -166,6 +166,11 @@ export class PoolLines {
     return names.length ? vocativeTemplate(text, names) : undefined;
   }
 
+  /** Is `word` a kind of character of the corpus world ("miller", "goat")? */
+  isKind(word: string): boolean {
+    return this.kinds.has(word);
+  }
+
   metaOf(text: string): LineMeta {
     let m = this.meta.get(text);
     if (!m) {
@@ -189,6 +194,14 @@ export function worldProperNames(world: World): Set<string> {
   const people = new Set(world.characters().flatMap((c) => c.name.match(/\b[A-Z][a-z']+\b/g) ?? []));
   for (const p of people) out.delete(p);
   return out;
+}
+
+/** "I'm the miller", "I am just a poor fisherman": the speaker says what it is. */
+const IDENTITY = /\bI(?:'m| am)\s+(?:the|a|an|just a|only a|only the|your|this)\s+(?:[a-z'-]+\s+){0,2}?([a-z'-]+)(?=\s*(?:[,.!?;]|$|\s+(?:here|of|at|in|on|for|and|who|that|from)\b))/i;
+
+/** The head word of what the line says its speaker is, if it says. */
+export function identity(line: string): string | undefined {
+  return IDENTITY.exec(line)?.[1]?.toLowerCase();
 }
 
 const content = (s: string) => words(s).filter((w) => w.length > 2 && !/^(?:the|and|you|your|are|was|for|what|who|how|any|can|have|this|that|there|here|with|but|not|all|too|she|her|his|him|our|its)$/.test(w));
@@ -227,10 +240,15 @@ export class LineJudge {
     if (selfHead && meta.addressees.has(selfHead) && selfHead !== partnerHead) return { ok: false, reason: 'wrong_role' };
     const lw = words(line);
     const fullSelf = words(scene.selfName).join(' ');
+    // "I'm the miller": said by the miller it is no self-naming; said by anyone else it is the wrong role
+    const claimed = identity(line);
+    if (claimed && this.lines.isKind(claimed) && claimed !== selfHead && !words(scene.selfName).includes(claimed)) return { ok: false, reason: 'wrong_role' };
+    const own = claimed === selfHead ? line.replace(IDENTITY, '') : line;
+    const ownWords = claimed === selfHead ? words(own) : lw;
     const selfProper = (scene.selfName.match(/\b[A-Z][a-z']{2,}\b/g) ?? []).filter((w) => !TITLES.has(w.toLowerCase()));
     const partnerWords = new Set(scene.partnerName ? words(scene.partnerName) : []);
-    if (selfProper.some((w) => !partnerWords.has(w.toLowerCase()) && new RegExp(`\\b${w}\\b`).test(line))) return { ok: false, reason: 'self_naming' };
-    if (selfHead && selfHead !== partnerHead && !scene.present.some((p) => head(p) === selfHead) && (lw.includes(selfHead) || (fullSelf.includes(' ') && ` ${lw.join(' ')} `.includes(` ${fullSelf} `)))) {
+    if (selfProper.some((w) => !partnerWords.has(w.toLowerCase()) && new RegExp(`\\b${w}\\b`).test(own))) return { ok: false, reason: 'self_naming' };
+    if (selfHead && selfHead !== partnerHead && !scene.present.some((p) => head(p) === selfHead) && (ownWords.includes(selfHead) || (fullSelf.includes(' ') && ` ${ownWords.join(' ')} `.includes(` ${fullSelf} `)))) {
       return { ok: false, reason: 'self_naming' };
     }
     const here = new Set([scene.selfName, ...(scene.partnerName ? [scene.partnerName] : []), ...scene.present].flatMap((n) => n.match(/\b[A-Z][a-z']+\b/g) ?? []));

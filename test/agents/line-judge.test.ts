@@ -20,7 +20,7 @@ const episode: Episode = {
     { speaker: 'town-crier', say: 'The pie seller always has the best crusts.' },
   ],
 };
-const texts = [...episode.turns.map((t) => t.say), 'Take my lantern, it is dark out.', "I don't have any brass handbell.", 'Goodbye, Gwen!', 'Is it safe around here?', 'I told Brannoc to wait.', 'Brannoc sold me a bad sack of flour.', 'The town crier is loud today.'];
+const texts = [...episode.turns.map((t) => t.say), 'Take my lantern, it is dark out.', "I don't have any brass handbell.", 'Goodbye, Gwen!', 'Is it safe around here?', 'I told Brannoc to wait.', 'Brannoc sold me a bad sack of flour.', 'The town crier is loud today.', "I'm the town crier of this square.", "I'm just a poor pie seller."];
 const lines = new PoolLines(texts, [episode], world);
 const judge = new LineJudge(lines, worldProperNames(world));
 
@@ -49,6 +49,8 @@ describe('the judge', () => {
     ['written to the pie seller, said by a pie seller', "You're loud this morning, crier.", { selfName: 'pie seller', partnerName: 'town crier' }, 'ok'],
     ['written to a crier, said by the crier', "You're loud this morning, crier.", {}, 'wrong_role'],
     ['names its own speaker', 'The town crier is loud today.', {}, 'self_naming'],
+    ['says what it is, in the first person', "I'm the town crier of this square.", {}, 'ok'],
+    ['says it is what it is not', "I'm just a poor pie seller.", {}, 'wrong_role'],
     ['written to a pie seller, said by another seller', 'Pie seller, is that basket full already?', { selfName: 'flower seller' }, 'wrong_role'],
     ['claims a lantern it does not hold', 'Take my lantern, it is dark out.', {}, 'contradiction'],
     ['denies holding what it holds', "I don't have any brass handbell.", {}, 'contradiction'],
