@@ -102,6 +102,7 @@ export function acknowledge(verb: string, steps: string[], variant = 0): string 
 /** The reply for a request that cannot be carried out: "Sorry, I don't have a sword." */
 export function refuse(reason: string, done: number): string {
   const r = reason.replace(/\s+/g, ' ').trim();
+  if (r.endsWith('?')) return r; // a question back: "Which knife do you mean: ...?"
   if (done > 0) return `That's as far as I can go: ${lowerFirst(r)}`;
   return /^(I|My)\b/.test(r) ? `Sorry, ${lowerFirst(r)}` : r;
 }

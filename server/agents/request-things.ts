@@ -51,31 +51,63 @@ export function pickByKind(world: World, self: NodeId, kind: Kind): KindPick | u
 
 /** "apples" -> "apple"; "boxes" -> "box"; other words unchanged. */
 function singular(word: string): string {
-  if (/(?:ss|us|is)$/.test(word) || word.length < 4) return word;
-  if (/(?:ches|shes|xes|sses)$/.test(word)) return word.slice(0, -2);
-  if (/ies$/.test(word)) return `${word.slice(0, -3)}y`;
-  return word.replace(/s$/, '');
+  return singulars(word)[0] ?? word;
+}
+
+/** What a plural may be the plural of, likeliest first: "pies" -> pie, "berries" -> berry, "boxes" -> box. */
+function singulars(word: string): string[] {
+  if (/(?:ss|us|is)$/.test(word) || word.length < 4 || !word.endsWith('s')) return [];
+  const out = [word.slice(0, -1)];
+  if (/(?:ches|shes|xes|sses|oes)$/.test(word)) out.push(word.slice(0, -2));
+  if (/ies$/.test(word)) out.push(`${word.slice(0, -3)}y`);
+  return out;
+}
+
+/** What a phrase names: one object, or a question when it could be differently named things. */
+export interface Named {
+  object?: ObjectNode;
+  /** "Which knife do you mean: the gutting knife or the filleting knife?" */
+  which?: string;
 }
 
 /**
- * The object a phrase names among what the character can see, the one it holds first, then one
- * lying within reach, then one someone else holds; plurals name the singular ("the apples").
+ * The object a phrase names among what the character can see: the one it holds first, then one
+ * lying within reach that it can pick up (the one whose last word is the phrase's, "herring" ->
+ * the salted herring rather than the herring crate), then any lying here, then one someone else
+ * holds. Plurals name the singular ("the apples"). Differently named things equally good: a question.
  */
-export function objectNamed(world: World, self: NodeId, phrase: string): ObjectNode | undefined {
+export function objectNamed(world: World, self: NodeId, phrase: string): Named {
   const pool = world.visibleFrom(self).filter((id) => world.object(id));
   const words = phrase.trim().split(/\s+/);
-  const tries = [phrase, [...words.slice(0, -1), singular(words[words.length - 1] ?? '')].join(' ')];
-  for (const text of tries) {
-    const r = resolve(world, text, pool);
+  const last = words[words.length - 1] ?? '';
+  const heads = [last, ...singulars(last)];
+  for (const head of heads) {
+    const r = resolve(world, [...words.slice(0, -1), head].join(' '), pool);
     if (r.kind !== 'found') continue;
-    const rank = (id: NodeId) => {
-      const holder = world.holderOf(id);
-      return holder === self ? 0 : holder ? 2 : 1;
-    };
-    const best = [...r.ids].sort((a, b) => rank(a) - rank(b))[0]!;
-    return world.object(best);
+    const tier = (id: NodeId) => reachTier(world, self, world.object(id)!, heads);
+    const best = Math.min(...r.ids.map(tier));
+    const objects = r.ids.filter((id) => tier(id) === best).map((id) => world.object(id)!);
+    const names = [...new Set(objects.map((o) => o.name))];
+    return names.length === 1 ? { object: objects[0]! } : { which: whichQuestion(names) };
   }
-  return undefined;
+  return {};
+}
+
+/** 0 held by the character, 1 within reach and named by its last word, 2 within reach, 3 lying here, 4 someone else's. */
+function reachTier(world: World, self: NodeId, o: ObjectNode, heads: string[]): number {
+  const holder = world.holderOf(o.id);
+  if (holder) return holder === self ? 0 : 4;
+  if (!o.gettable) return 3;
+  const lastWord = o.name.toLowerCase().split(/\s+/).pop() ?? '';
+  return heads.includes(lastWord) ? 1 : 2;
+}
+
+/** "Which scroll do you mean: the old scroll or the torn scroll?" */
+function whichQuestion(names: string[]): string {
+  const lastWords = new Set(names.map((n) => n.split(/\s+/).pop()));
+  const noun = lastWords.size === 1 ? [...lastWords][0]! : 'one';
+  const listed = names.map((n) => `the ${n}`);
+  return `Which ${noun} do you mean: ${listed.slice(0, -1).join(', ')} or ${listed[listed.length - 1]}?`;
 }
 
 /** Nouns that take "any" rather than "a": "I don't have any firewood." */

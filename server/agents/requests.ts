@@ -450,7 +450,8 @@ function runPlan(world: World, who: Parties, sentence: string, parsed: StepText[
   let lastNamed = lastObject;
   for (let i = 0; i < parsed.length; i++) {
     const st = parsed[i]!;
-    const r = runStep(clone, who, st);
+    const next = parsed[i + 1];
+    const r = runStep(clone, who, st, !!next && next.verb === 'give' && next.object === st.object);
     steps.push(...r.actions);
     if (r.reason === undefined) {
       if (st.object) lastNamed = st.object;
@@ -472,14 +473,14 @@ interface StepResult {
 
 const done = (...actions: string[]): StepResult => ({ actions });
 
-function runStep(clone: World, who: Parties, st: StepText): StepResult {
+function runStep(clone: World, who: Parties, st: StepText, nextGivesIt: boolean): StepResult {
   if (st.kind) return giveByKind(clone, who, st, st.kind);
   // "get the herring" when it lies in the crate: whatever get of that name is valid.
   const plainGet = st.verb === 'get' && st.object && !/\bfrom\b/.test(st.command) ? getWithinReach(clone, who.self, st.object) : null;
   const out = plainGet ?? execute(clone, who.self, st.command);
   if (out.ok && out.action) return done(out.action);
-  if (st.verb === 'get' && alreadyCarried(clone, who.self, st.object, out.text)) return done(); // nothing to fetch
-  const handed = st.object && HANDING.has(st.verb) && (out.failed === 'carried' || NOT_SEEN.test(out.text)) ? readyThenDo(clone, who, st) : null;
+  if (st.verb === 'get' && alreadyHeld(clone, who.self, st.object, out.text, nextGivesIt)) return done(); // nothing to fetch
+  const handed = st.object && HANDING.has(st.verb) && (out.failed === 'carried' || NOT_SEEN.test(out.text) || WHICH.test(out.text)) ? readyThenDo(clone, who, st) : null;
   if (handed) return handed;
   if (st.givesToPartner && NOT_SEEN.test(out.text)) return { actions: [], reason: dontHave(st.object ?? 'that') };
   return { actions: [], reason: reasonFor(st, out.text), notHere: NOT_HERE.test(out.text) };
@@ -489,39 +490,47 @@ function runStep(clone: World, who: Parties, st: StepText): StepResult {
 const HANDING = new Set(['give', 'drop', 'put']);
 
 const NOT_SEEN = /don't see any/;
+const WHICH = /^Which .* mean/;
 
-/** "get the apple (from the sack)" when the character already carries it. */
-function alreadyCarried(world: World, self: NodeId, phrase: string | undefined, failure: string): boolean {
+/**
+ * "get the apple (from the sack)" when the character already carries it; or already wears it,
+ * when the next step gives it ("give me the boots from the boat" while wearing them).
+ */
+function alreadyHeld(world: World, self: NodeId, phrase: string | undefined, failure: string, nextGivesIt: boolean): boolean {
   if (/^You already have /.test(failure)) return true;
-  const o = phrase ? objectNamed(world, self, phrase) : undefined;
-  return !!o && world.placement(o.id)?.parent === self && world.placement(o.id)?.rel === 'carried';
+  const o = phrase ? objectNamed(world, self, phrase).object : undefined;
+  const place = o && world.placement(o.id);
+  return !!place && place.parent === self && (place.rel === 'carried' || nextGivesIt);
 }
 
 /**
  * The thing named is not in hand: take it off, or get it from within reach, then do the step
- * with the thing's own name. Someone else holding it is the reason when the partner asked for it.
+ * with the thing's own name. Someone else holding it is the reason when the partner asked for it;
+ * a thing that cannot be picked up, the engine's reason; two things of the name, a question.
  */
 function readyThenDo(clone: World, who: Parties, st: StepText): StepResult | null {
-  const o = objectNamed(clone, who.self, st.object!);
+  const { object: o, which } = objectNamed(clone, who.self, st.object!);
+  if (which) return { actions: [], reason: which };
   if (!o) return null;
   const holder = clone.holderOf(o.id);
   if (holder && holder !== who.self) return st.givesToPartner ? { actions: [], reason: heldByOther(clone, holder, who.partner, o) } : null;
   const name = o.name.toLowerCase();
   const first = readyInHand(clone, who.self, o);
-  if (first === null) return null;
+  if (first.reason !== undefined) return first;
   const out = execute(clone, who.self, st.command.replace(st.object!, name));
   if (!out.ok || !out.action) return null;
   st.object = name;
-  return done(...first, out.action);
+  return done(...first.actions, out.action);
 }
 
-/** The actions that put an object the character can reach into its hands ([] when it carries it). */
-function readyInHand(clone: World, self: NodeId, o: ObjectNode): string[] | null {
+/** The actions that put an object the character can reach into its hands ([] when it carries it), or why it cannot. */
+function readyInHand(clone: World, self: NodeId, o: ObjectNode): StepResult {
   const place = clone.placement(o.id);
-  if (place?.parent === self && place.rel === 'carried') return [];
+  const name = o.name.toLowerCase();
+  if (place?.parent === self && place.rel === 'carried') return done();
   const wearing = place?.parent === self && (place.rel === 'worn' || place.rel === 'wielded');
-  const out = wearing ? execute(clone, self, `remove ${o.name.toLowerCase()}`) : getWithinReach(clone, self, o.name);
-  return out?.ok && out.action ? [out.action] : null;
+  const out = wearing ? execute(clone, self, `remove ${name}`) : getWithinReach(clone, self, o.name) ?? execute(clone, self, `get ${name}`);
+  return out.ok && out.action ? done(out.action) : { actions: [], reason: firstPerson(out.text) };
 }
 
 /** "something to eat": a food the character carries, else one within reach; why not, if none. */
@@ -533,9 +542,9 @@ function giveByKind(clone: World, who: Parties, st: StepText, kind: Kind): StepR
   st.object = name;
   st.command = `give ${name} to ${who.partnerName}`;
   const first = readyInHand(clone, who.self, pick.object);
-  const out = first ? execute(clone, who.self, st.command) : null;
-  if (!first || !out?.ok || !out.action) return { actions: [], reason: firstPerson(out?.text ?? `You can't reach ${name}.`) };
-  return done(...first, out.action);
+  if (first.reason !== undefined) return first;
+  const out = execute(clone, who.self, st.command);
+  return out.ok && out.action ? done(...first.actions, out.action) : { actions: [], reason: firstPerson(out.text) };
 }
 
 /** The engine's reason in the first person, and in words the character would use. */

@@ -208,6 +208,7 @@ describe('requests people actually type (little world)', () => {
       ['gardener', 'orc', 'Give me the scroll.', [], 'Which scroll do you mean: the old scroll or the torn scroll?'],
     ]);
     expect(refuse("I don't have anything to eat.", 0)).toBe("Sorry, I don't have anything to eat.");
+    expect(refuse('Which scroll do you mean: the old scroll or the torn scroll?', 2)).toBe('Which scroll do you mean: the old scroll or the torn scroll?');
   });
 
   it('a thing worn or wielded is taken off, then handed over or put down', () => {
@@ -276,6 +277,15 @@ describe('requests people actually type (bundled world)', () => {
     row('town-innkeeper', 'town-barmaid', 'Hand me the clay mug from the bar.', ['get clay mug from oak bar', 'give clay mug to barmaid']);
     row('farm-miller', 'farm-mill-apprentice', 'Hand me your pick and your apron.', ['give mill pick to mill apprentice', 'remove floury apron', 'give floury apron to mill apprentice']);
     row('coast-reed-cutter', 'coast-angler', 'Give me the cheese and the ale.', ['give heel of cheese to angler'], 'You have the stone bottle of ale, not me.');
+  });
+
+  it('the thing asked for is the one the character holds, or the one it can pick up; what it cannot pick up it says so', () => {
+    row('coast-fishwife', 'coast-fishmonger', 'Give me the knife.', ['remove gutting knife', 'give gutting knife to fishmonger']);
+    row('coast-old-sailor', 'coast-dockhand', 'Hand me the herring.', ['get salted herring from herring crate', 'give salted herring to dockhand']);
+    row('coast-old-sailor', 'coast-dockhand', 'Hand me the crate.', [], "I can't pick up the herring crate.");
+    row('coast-bait-digger', 'coast-beachcomber', 'Give me the spade from the worm bucket.', ['remove bait spade', 'give bait spade to beachcomber']);
+    row('hill-scholar', 'hill-malgrave', 'Could you hand me the pies?', ['give cold pork pie to malgrave']);
+    row('farm-orchard-keeper', 'farm-apple-picker', 'Give me the apple.', [], 'Which apple do you mean: the red apple or the green apple?');
   });
 
   it('a thing another character holds: "The sexton has the ring of keys, not me."', () => {
