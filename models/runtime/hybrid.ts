@@ -29,6 +29,12 @@ export interface HybridModel {
   /** Document frequencies (training split contexts and labels). */
   idf: { docs: number; df: Record<string, number> };
   tasks: Partial<Record<HybridTask, HybridWeights>>;
+  /**
+   * Speech weights for live play, fitted where the candidates are what live play retrieves (the
+   * bi-encoder's and the word index's best from the pool: lines of the same kind of scene), so that
+   * what tells the gold apart is the fit to the conversation, not the scene's words. Absent: `tasks.speech`.
+   */
+  live?: HybridWeights;
   /** How the weights were fitted, and the figures measured then. */
   fitted?: Record<string, unknown>;
 }
@@ -290,6 +296,7 @@ export class Hybrid {
       const want = featureNames(task);
       if (w.features.join(',') !== want.join(',')) throw new Error(`${HYBRID_FILE}: the ${task} features (${w.features.length}) are not this runtime's (${want.length}); refit with lightmud fit-hybrid`);
     }
+    if (model.live && model.live.features.join(',') !== SPEECH_FEATURES.join(',')) throw new Error(`${HYBRID_FILE}: the live speech features are not this runtime's; refit with lightmud fit-hybrid`);
   }
 
   static read(dir: string): Hybrid | undefined {
@@ -310,6 +317,13 @@ export class Hybrid {
 
   evidence(context: string): ContextEvidence {
     return contextEvidence(context, this.freq);
+  }
+
+  /** Scores of pool lines retrieved in live play (the live speech weights, else the speech weights). */
+  scoreLive(ev: ContextEvidence, candidates: readonly string[], bi: ArrayLike<number>): number[] {
+    const w = this.model.live ?? this.model.tasks.speech;
+    if (!w) return Array.from(bi);
+    return featureRows('speech', ev, candidates, bi, this.freq).map((r) => linearScore(r, w));
   }
 
   /** Scores of candidates given their bi-encoder scores (higher is better). */

@@ -68,10 +68,16 @@ export function properNouns(text: string): string[] {
 
 const TITLES = new Set(['sir', 'madam', 'lady', 'lord', 'master', 'mistress', 'father', 'mother', 'brother', 'sister', 'god', 'gods', 'king', 'queen', 'prince', 'princess', 'captain', 'miss', 'mister', 'dame', 'majesty', 'highness', 'grace', 'my']);
 
+/** Words that may stand before a name in a vocative: "great dog", "little mistress". */
+const VOCATIVE_ADJECTIVES = '(?:little|great|big|poor|sweet|silly|clever|kind|brave|wise|noble|honest|fair|gentle|lovely|handsome|pretty|wee|lazy|foolish)';
+
+/** Ways of calling someone that fit only some people ("little one", "child", "lad"): slots like names. */
+export const GENERIC_VOCATIVES = ['little one', 'child', 'lad', 'lass', 'boy', 'girl', 'son', 'daughter', 'little mistress', 'little master', 'young man', 'young lady', 'old man', 'old woman', 'grandfather', 'grandmother', 'granny', 'grandpa', 'grandma', 'my boy', 'my girl', 'my child', 'children'];
+
 /** The vocative naming `names` at the start ("Tinker, ...") or end ("..., boy.") of a line, as a template. */
 export function vocativeTemplate(text: string, names: string[]): string | undefined {
   for (const n of names.filter(Boolean).sort((a, b) => b.length - a.length)) {
-    const alt = `(?:the\\s+|my\\s+|old\\s+|young\\s+|good\\s+|dear\\s+|mister\\s+|master\\s+|mistress\\s+)?${escape(n)}`;
+    const alt = `(?:the\\s+|my\\s+|old\\s+|young\\s+|good\\s+|dear\\s+|mister\\s+|master\\s+|mistress\\s+)?(?:${VOCATIVE_ADJECTIVES}\\s+)?${escape(n)}`;
     const start = new RegExp(`^(?:(?:hello|hi|hey|ho|oi|greetings|well met|good (?:morning|day|evening)|ah|oh|look|listen|thank you|thanks|morning|evening),?\\s+)?(${alt})(?=\\s*[,!?])`, 'i');
     const m = start.exec(text);
     if (m) return text.slice(0, m.index + m[0].length - m[1]!.length) + '{partner}' + text.slice(m.index + m[0].length);
@@ -99,7 +105,8 @@ export function dropVocative(template: string): string {
 
 export class PoolLines {
   private readonly meta = new Map<string, LineMeta>();
-  private readonly objectNames: { name: string; re: RegExp }[];
+  /** Object names by their last word (only names whose last word a line has are tried on it). */
+  private readonly objectNames = new Map<string, { name: string; re: RegExp }[]>();
   /**
    * Words that are names wherever they stand ("Aldous", "Gwen"): capitalised inside a sentence
    * somewhere in the pool or the corpus world, and never written in lower case there.
@@ -136,7 +143,12 @@ export class PoolLines {
     const names = new Set<string>();
     if (corpusWorld) for (const n of corpusWorld.nodes()) if (n.kind === 'object' && n.name.length > 3) names.add(n.name.toLowerCase());
     for (const n of names) this.objectHeads.add(head(n));
-    this.objectNames = [...names].map((name) => ({ name, re: new RegExp(`\\b${escape(name)}s?\\b`, 'i') }));
+    for (const name of names) {
+      const last = words(name).pop() ?? '';
+      let list = this.objectNames.get(last);
+      if (!list) this.objectNames.set(last, (list = []));
+      list.push({ name, re: new RegExp(`\\b${escape(name)}s?\\b`, 'i') });
+    }
     const lower = new Set<string>();
     const capital = new Set<string>();
     const sources = [...texts, ...(corpusWorld ? corpusWorld.nodes().flatMap((n) => (n.kind === 'character' ? [n.name, n.persona, n.description] : n.kind === 'room' ? [n.description, n.backstory] : [n.description])) : [])];
@@ -153,7 +165,7 @@ export class PoolLines {
         addressees: a?.heads ?? new Set(),
         template: (a ? vocativeTemplate(text, [...a.names]) : undefined) ?? this.kindVocative(text),
         proper: properNouns(text),
-        objects: this.objectNames.filter((o) => o.re.test(text)).map((o) => o.name),
+        objects: this.objectsNamedIn(text),
       });
     }
   }
@@ -163,7 +175,18 @@ export class PoolLines {
     const first = /^(?:[A-Za-z]+,?\s+)?([A-Za-z]+)\s*[,!?]/.exec(text)?.[1]?.toLowerCase();
     const last = /,\s+(?:[a-z]+\s+)?([a-z]+)\s*[.!?]*["')]*\s*$/i.exec(text)?.[1]?.toLowerCase();
     const names = [first, last].filter((w): w is string => !!w && this.kinds.has(w));
-    return names.length ? vocativeTemplate(text, names) : undefined;
+    return (names.length ? vocativeTemplate(text, names) : undefined) ?? vocativeTemplate(text, GENERIC_VOCATIVES);
+  }
+
+  /** The corpus world's object names a line names ("the brass handbell", "two lanterns"). */
+  private objectsNamedIn(text: string): string[] {
+    const out: string[] = [];
+    for (const w of new Set(words(text))) {
+      for (const key of w.endsWith('s') ? [w, w.slice(0, -1)] : [w]) {
+        for (const o of this.objectNames.get(key) ?? []) if (o.re.test(text) && !out.includes(o.name)) out.push(o.name);
+      }
+    }
+    return out;
   }
 
   /** Is `word` a kind of character of the corpus world ("miller", "goat")? */
@@ -174,7 +197,7 @@ export class PoolLines {
   metaOf(text: string): LineMeta {
     let m = this.meta.get(text);
     if (!m) {
-      m = { addressees: new Set(), template: this.kindVocative(text), proper: properNouns(text), objects: this.objectNames.filter((o) => o.re.test(text)).map((o) => o.name) };
+      m = { addressees: new Set(), template: this.kindVocative(text), proper: properNouns(text), objects: this.objectsNamedIn(text) };
       if (this.meta.size < 200_000) this.meta.set(text, m);
     }
     return m;
@@ -215,7 +238,9 @@ export function echoes(line: string, partnerLine: string | undefined): boolean {
   return mine.filter((w) => theirs.has(w)).length / mine.length >= 0.5;
 }
 
-const CLAIM_HAVE = /\b(?:i have|i've got|i carry|i'm carrying|i am carrying|here is my|here's my|take my|have my)\s+(?:a |an |the |some |this |my )?([a-z' -]+)/i;
+/** "I have hauled crates", "I have been": a perfect tense, no claim of having. */
+const PARTICIPLE = String.raw`(?![a-z]+(?:ed|wn|ght)\b|(?:been|given|taken|eaten|written|broken|spoken|chosen|forgotten|hidden|ridden|stolen|woken|fallen|beaten|bitten|driven|risen|frozen|shaken|proven|gotten|done|seen|had|made|kept|met|heard|sold|told|lost|found|put|run|come|become|got|left|felt|held|paid|said|sent|spent|stood|sat|slept|swept|won|worn|sung|drunk|swum|begun|hung|struck|shut|let|set|read|fed|led|fled|bled|dug|spun|stuck|stung|strung|swung|lit|hit|cut|quit|split|spread|burst|cast|cost|hurt)\b)`;
+const CLAIM_HAVE = new RegExp(String.raw`\b(?:i have|i've got|i carry|i'm carrying|i am carrying|here is my|here's my|take my|have my)\s+${PARTICIPLE}(?:a |an |the |some |this |my )?([a-z' -]+)`, 'i');
 const CLAIM_NOT = /\b(?:i don't have|i do not have|i haven't got|i have no)\s+(?:a |an |the |any )?([a-z' -]+)/i;
 
 export class LineJudge {
@@ -243,18 +268,24 @@ export class LineJudge {
     // "I'm the miller": said by the miller it is no self-naming; said by anyone else it is the wrong role
     const claimed = identity(line);
     if (claimed && this.lines.isKind(claimed) && claimed !== selfHead && !words(scene.selfName).includes(claimed)) return { ok: false, reason: 'wrong_role' };
-    const own = claimed === selfHead ? line.replace(IDENTITY, '') : line;
-    const ownWords = claimed === selfHead ? words(own) : lw;
-    const selfProper = (scene.selfName.match(/\b[A-Z][a-z']{2,}\b/g) ?? []).filter((w) => !TITLES.has(w.toLowerCase()));
+    // "I am Edric Holloway, and ..." introduces; it does not name the speaker from outside
+    const intro = new RegExp(`\\b(?:I am|I'm|my name is|they call me|call me)\\s+(?:[A-Z][\\w']*\\s+)*(?:the\\s+)?${escape(scene.selfName.replace(/^(?:the|a|an)\s+/i, ''))}\\b`);
+    const own = claimed === selfHead ? line.replace(IDENTITY, '') : line.replace(intro, 'I am');
+    const ownWords = words(own);
+    // (a place named after the speaker, "Holloway Farmyard", is a place name)
+    const selfProper = (scene.selfName.match(/\b[A-Z][a-z']{2,}\b/g) ?? []).filter((w) => !TITLES.has(w.toLowerCase()) && !this.worldNames.has(w));
     const partnerWords = new Set(scene.partnerName ? words(scene.partnerName) : []);
     if (selfProper.some((w) => !partnerWords.has(w.toLowerCase()) && new RegExp(`\\b${w}\\b`).test(own))) return { ok: false, reason: 'self_naming' };
-    if (selfHead && selfHead !== partnerHead && !scene.present.some((p) => head(p) === selfHead) && (ownWords.includes(selfHead) || (fullSelf.includes(' ') && ` ${ownWords.join(' ')} `.includes(` ${fullSelf} `)))) {
+    const kindName = !/^[A-Z]/.test(scene.selfName.replace(/^(?:the|a|an)\s+/i, ''));
+    if (kindName && selfHead && selfHead !== partnerHead && !scene.present.some((p) => head(p) === selfHead) && (ownWords.includes(selfHead) || (fullSelf.includes(' ') && ` ${ownWords.join(' ')} `.includes(` ${fullSelf} `)))) {
       return { ok: false, reason: 'self_naming' };
     }
     const here = new Set([scene.selfName, ...(scene.partnerName ? [scene.partnerName] : []), ...scene.present].flatMap((n) => n.match(/\b[A-Z][a-z']+\b/g) ?? []));
     const allowed = (p: string) => here.has(p) || this.worldNames.has(p) || TITLES.has(p.toLowerCase());
-    for (const p of properNouns(line)) if (!allowed(p)) return { ok: false, reason: 'absent_name' };
-    for (const p of line.match(/\b[A-Z][a-z']+\b/g) ?? []) if (this.lines.names.has(p.replace(/'s$/, '')) && !allowed(p.replace(/'s$/, ''))) return { ok: false, reason: 'absent_name' };
+    // a name the speaker introduces itself by ("I am Wenna Tallowby, keeper of ...") is its own
+    const introduced = line.replace(/^(?:I am|I'm|My name is)\s+(?:[A-Z][\w']*\s*)+/, 'I am ');
+    for (const p of properNouns(introduced)) if (!allowed(p)) return { ok: false, reason: 'absent_name' };
+    for (const p of introduced.match(/\b[A-Z][a-z']+\b/g) ?? []) if (this.lines.names.has(p.replace(/'s$/, '')) && !allowed(p.replace(/'s$/, ''))) return { ok: false, reason: 'absent_name' };
     if (echoes(line, scene.partnerLine)) return { ok: false, reason: 'echo' };
     const sceneObjects = scene.objects.map((o) => o.toLowerCase());
     for (const o of meta.objects) {

@@ -308,7 +308,7 @@ export class Policy {
         let texts: string[];
         if (ev && this.hybrid) {
           const cands = found.map((f) => this.pool.texts[f.index]!);
-          const scores = this.hybrid.score('speech', ev, cands, found.map((f) => f.bi));
+          const scores = this.hybrid.scoreLive(ev, cands, found.map((f) => f.bi));
           texts = argsortDesc(scores).map((j) => cands[j]!);
         } else {
           texts = found.sort((x, y) => y.bi - x.bi).map((f) => this.pool.texts[f.index]!);
@@ -385,8 +385,11 @@ export class Policy {
           c.why.say = 'request';
         }
       }
-      if (v.answer) {
-        c.say = c.say ? `${v.answer} ${c.say}` : v.answer;
+      // The first true answer not said already (else the model speaks).
+      const saidBefore = new Set(inp.history.filter((h) => h.speaker === 'self' && h.kind === 'say').map((h) => h.text));
+      const answer = v.moreAnswers ? [v.answer, ...v.moreAnswers].find((a) => a && ![...saidBefore].some((x) => x.includes(a))) : v.answer;
+      if (answer) {
+        c.say = c.say ? `${answer} ${c.say}` : answer;
         c.why.say = 'answer';
       }
       if (!c.say) needSpeech.push(i);
@@ -418,7 +421,9 @@ export class Policy {
         const c = choices[i]!;
         const v = inp.view;
         const { actions: acts, emotes } = ranked[j]!;
-        const refused = c.why.act === 'request';
+        // A request carried out or refused takes no other action; nor does an answer from the graph
+        // (asked what it carries, a character tells, and does not hand things over).
+        const refused = c.why.act === 'request' || c.why.say === 'answer';
         c.scores = { action: acts.scores[0], topAction: acts.texts[0], emote: emotes.scores[0], topEmote: emotes.texts[0] };
         const partner = v.partner?.name.toLowerCase();
         if (v.cue === 'threat' && !refused) {

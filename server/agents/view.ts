@@ -13,6 +13,7 @@ import { cueOf, type Cue } from './cues.js';
 import { factsFor } from './facts.js';
 import { planRequest, type RequestPlan } from './requests.js';
 import { answerSelfQuestion } from './self-state.js';
+import { answersAbout } from './about.js';
 
 export interface Heard {
   /** Who said it. */
@@ -55,8 +56,13 @@ export interface AgentView {
   held: string[];
   /** A request in the heard line, planned and checked on a clone. */
   plan?: RequestPlan;
-  /** A truthful answer, from the graph, when the heard line asks about the character's own things. */
+  /** A truthful answer, from the graph, when the heard line asks about the character's own things, the place or itself. */
   answer?: string;
+  /**
+   * Set for answers about the place or the character itself, which are not said twice: further true
+   * answers, for when `answer` was said already ("Tell me more about yourself").
+   */
+  moreAnswers?: string[];
   cue?: Cue;
 }
 
@@ -83,6 +89,13 @@ export function agentView(world: World, self: NodeId, opts: ViewOptions = {}): A
     const text = opts.heard.text;
     const answer = answerSelfQuestion(world, self, text);
     if (answer) view.answer = answer;
+    else {
+      const [first, ...more] = answersAbout(world, self, text);
+      if (first) {
+        view.answer = first;
+        view.moreAnswers = more;
+      }
+    }
     const plan = planRequest(world, self, speaker.id, text, { lastObject: opts.lastObject });
     if (plan) view.plan = plan;
     const cue = cueOf(text);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { World } from '../../server/engine/index.js';
 import { DEFAULT_WORLD, loadWorld } from '../../server/world-io/load-world.js';
-import { dropVocative, echoes, fill, LineJudge, PoolLines, properNouns, vocativeTemplate, worldProperNames, type Scene } from '../../server/agents/line-judge.js';
+import { dropVocative, echoes, fill, GENERIC_VOCATIVES, LineJudge, PoolLines, properNouns, vocativeTemplate, worldProperNames, type Scene } from '../../server/agents/line-judge.js';
 import type { Episode } from '../../server/episodes/episode.js';
 
 const world = new World(loadWorld(DEFAULT_WORLD, { seed: 1 }).state);
@@ -33,6 +33,9 @@ describe('vocatives become slots for the partner', () => {
     ['Tinker, they tell me you sharpen knives.', ['tinker'], '{partner}, they tell me you sharpen knives.', 'Guard, they tell me you sharpen knives.', 'They tell me you sharpen knives.'],
     ["You're a long way from the water, boy.", ['boy'], "You're a long way from the water, {partner}.", "You're a long way from the water, guard.", "You're a long way from the water."],
     ['Good morning, baker. Fresh bread?', ['baker'], 'Good morning, {partner}. Fresh bread?', 'Good morning, guard. Fresh bread?', 'Good morning. Fresh bread?'],
+    ["Hello again, great dog. I'm crossing today.", ['dog'], "Hello again, {partner}. I'm crossing today.", "Hello again, guard. I'm crossing today.", "Hello again. I'm crossing today."],
+    ['Little one, I need your help.', GENERIC_VOCATIVES, '{partner}, I need your help.', 'Guard, I need your help.', 'I need your help.'],
+    ['Hello again, little mistress. How is your village?', GENERIC_VOCATIVES, 'Hello again, {partner}. How is your village?', 'Hello again, guard. How is your village?', 'Hello again. How is your village?'],
   ])('%s', (text, names, template, filled, dropped) => {
     const t = vocativeTemplate(text, names)!;
     expect(t).toBe(template);
@@ -57,6 +60,10 @@ describe('the judge', () => {
     ['calls an absent person by name', 'Goodbye, Gwen!', {}, 'absent_name'],
     ['a name that is no place of the world, at the start of a sentence', 'Brannoc sold me a bad sack of flour.', {}, 'absent_name'],
     ['asks the partner\'s question back', 'Is it safe around here?', { partnerLine: 'Is it safe here?' }, 'echo'],
+    ['introduces itself by its own name', 'I am Edric Holloway, and this farm has been in my family for years.', { selfName: 'Edric Holloway' }, 'ok'],
+    ['introduces itself by name and kind', 'I am Garrick the drover, and I walk cattle to market.', { selfName: 'drover' }, 'ok'],
+    ['introduces itself by a name the world does not know', 'I am Wenna Tallowby, keeper of this inn.', { selfName: 'innkeeper' }, 'ok'],
+    ['a perfect tense is no claim of having', 'I have hauled crates and coiled rope here since I was twelve.', {}, 'ok'],
     ['says what was said before', 'Take my lantern, it is dark out.', { held: ['old lantern'], objects: ['old lantern'], said: new Set(['take my lantern, it is dark out.']) }, 'repeat'],
   ])('%s', (_what, text, over, want) => {
     const v = judge.judge(text, scene(over));

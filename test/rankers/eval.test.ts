@@ -179,7 +179,11 @@ describe('lightmud eval', () => {
     expect(code).toBe(0);
     expect(out.join('\n')).toMatch(/Recall@1\/3\s+1\.0000/);
     expect(out.join('\n')).toMatch(/^n\s+3$/m);
-    expect(JSON.parse(out.at(-1)!)).toEqual({ task: 'dialogue', n: 3, recall_at_1: 1, mrr: 1, candidates: 3, model });
+    const last = JSON.parse(out.at(-1)!);
+    expect(last).toMatchObject({ task: 'dialogue', n: 3, recall_at_1: 1, mrr: 1, candidates: 3, model });
+    // Wilson's 95% interval for 3 of 3: wide, as three examples deserve
+    expect(last.recall_at_1_ci95[0]).toBeCloseTo(0.4385, 3);
+    expect(last.recall_at_1_ci95[1]).toBe(1);
     const re = await run(['--task', 'dialogue', '--data', dialogue, '--model', model, '--rerank', '2']);
     expect(JSON.parse(re.out.at(-1)!)).toMatchObject({ n: 3, recall_at_1: 1, rerank: 2 });
   });

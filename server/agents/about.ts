@@ -1,0 +1,76 @@
+/**
+ * Answers, from the graph, to a person's questions about where they are and who the character is:
+ * "What is this place?" -> the room's name and the first sentence of its description; "What do you
+ * do here?" / "Tell me about yourself." / "Who are you?" -> the first sentence of the character's
+ * persona, which LIGHT writes in the first person ("I am a dockhand on the Saltmere docks, ...").
+ * Retrieved lines answered these badly: the pool rarely holds an answer written for this room or
+ * this character, and a line written for another is false here.
+ */
+import type { NodeId } from '../engine/types.js';
+import type { World } from '../engine/world.js';
+import { worldProperNames } from './line-judge.js';
+
+const PLACE = [
+  /\bwhat(?:'s| is) (?:this|that) place\b/,
+  /\bwhat place is (?:this|that)\b/,
+  /\bwhere (?:am i|are we|is this|have i come)\b/,
+  /\bwhat(?:'s| is) (?:this|that) (?:room|building|hall|house|spot)\b/,
+  /\bwhat do (?:you|they|people) call (?:this|that) place\b/,
+];
+const SELF = [
+  /\bwhat do you do(?: here| for a living| all day)?\b(?! (?:with|about|if|when|to)\b)/,
+  /\bwhat(?:'s| is) your (?:job|work|trade|story|name)\b/,
+  /\btell me (?:about|of) yourself\b/,
+  /\bwho (?:are|r) (?:you|ye)\b/,
+  /\bwhat are you doing here\b/,
+  /\bwhat brings you here\b/,
+];
+
+/** The sentences of a text of at most `maxWords` words each. */
+function sentences(text: string, maxWords = 32): string[] {
+  return text
+    .trim()
+    .split(/(?<=[.!?])\s+/)
+    .map((x) => x.trim())
+    .filter((x) => x && x.split(/\s+/).length <= maxWords)
+    .map((x) => (/[.!?]$/.test(x) ? x : `${x}.`));
+}
+
+/** "The Crooked Lantern" -> "the Crooked Lantern"; "Saltmere Docks" unchanged. */
+function placeName(name: string): string {
+  return name.replace(/^The\s/, 'the ');
+}
+
+/**
+ * Does a sentence name someone or something by a proper name that is neither a place of the world
+ * nor anyone in the room? ("my farmhand Dunstan" while Dunstan is in the fields.) The speaker's own
+ * name after "I am" is an introduction.
+ */
+function namesAbsent(world: World, room: NodeId, sentence: string): boolean {
+  const known = worldProperNames(world); // places, as rooms name and describe them
+  for (const c of world.charactersIn(room)) c.name.match(/\b[A-Z][a-z']+\b/g)?.forEach((w) => known.add(w));
+  const rest = sentence.replace(/^(?:I am|I'm|My name is)\s+(?:[A-Z][\w']*\s*)+/, 'I am ');
+  const inside = [...rest.matchAll(/(?<=\S\s+)\b[A-Z][a-z']+\b/g)].map((m) => m[0]);
+  return inside.some((w) => w !== 'I' && !known.has(w.replace(/'s$/, '')));
+}
+
+/**
+ * Truthful answers, best first, when `text` asks where this is or who `self` is (the caller says
+ * the first one not said yet); [] otherwise.
+ */
+export function answersAbout(world: World, self: NodeId, text: string): string[] {
+  const s = text.toLowerCase().replace(/\s+/g, ' ');
+  if (!/\?|^(?:tell|say)\b/.test(s.trim()) && !/\btell me\b/.test(s)) return [];
+  const roomId = world.roomOf(self);
+  const room = world.room(roomId ?? '');
+  if (!room) return [];
+  if (PLACE.some((r) => r.test(s))) {
+    const [desc] = sentences(room.description);
+    return [desc ? `This is ${placeName(room.name)}. ${desc}` : `This is ${placeName(room.name)}.`];
+  }
+  if (SELF.some((r) => r.test(s))) {
+    const persona = world.character(self)?.persona ?? '';
+    return sentences(persona, 40).filter((x) => /^(?:I|My)\b/.test(x) && !namesAbsent(world, room.id, x));
+  }
+  return [];
+}

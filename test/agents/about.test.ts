@@ -1,0 +1,38 @@
+/**
+ * Questions about the place and the character itself are answered from the graph: the room's name
+ * and first sentence, the persona's first-person sentences (none naming people who are not there).
+ */
+import { describe, expect, it } from 'vitest';
+import { World } from '../../server/engine/index.js';
+import { DEFAULT_WORLD, loadWorld } from '../../server/world-io/load-world.js';
+import { answersAbout } from '../../server/agents/about.js';
+
+const world = new World(loadWorld(DEFAULT_WORLD, { seed: 1 }).state);
+
+describe('answers about the place and oneself', () => {
+  it.each<[string, string, RegExp | null]>([
+    ['coast-dockhand', 'What is this place?', /^This is Saltmere Docks\. Tarred timber jetties/],
+    ['coast-dockhand', 'Where am I?', /^This is Saltmere Docks\./],
+    ['town-innkeeper', 'what place is this?', /^This is the Crooked Lantern\./],
+    ['coast-dockhand', 'What do you do here?', /^I am a dockhand on the Saltmere docks/],
+    ['coast-dockhand', 'Tell me about yourself.', /^I am a dockhand/],
+    ['farm-drover', 'Who are you?', /^I am Garrick the drover/],
+    ['coast-dockhand', 'I know what this place is.', null],
+    ['coast-dockhand', 'What do you do with the rope?', null],
+    ['coast-dockhand', 'Hello there!', null],
+  ])('%s hears "%s"', (who, line, want) => {
+    const [first] = answersAbout(world, who, line);
+    if (want === null) expect(first).toBeUndefined();
+    else expect(first).toMatch(want);
+  });
+
+  it('gives the next sentence of the persona, each in the first person, and none naming someone absent', () => {
+    const dockhand = answersAbout(world, 'coast-dockhand', 'Tell me about yourself.');
+    expect(dockhand.length).toBeGreaterThan(1);
+    for (const s of dockhand) expect(s).toMatch(/^(?:I|My)\b/);
+    const all = answersAbout(world, 'farm-farmer', 'Tell me about yourself.');
+    expect(all[0]).toMatch(/^I am Edric Holloway/);
+    // the persona's "my farmhand Dunstan and my boy Pip": neither is in the farmyard by that name
+    expect(all.some((s) => /Dunstan|Pip\b/.test(s))).toBe(false);
+  });
+});
