@@ -72,7 +72,12 @@ const TITLES = new Set(['sir', 'madam', 'lady', 'lord', 'master', 'mistress', 'f
 const VOCATIVE_ADJECTIVES = '(?:little|great|big|poor|sweet|silly|clever|kind|brave|wise|noble|honest|fair|gentle|lovely|handsome|pretty|wee|lazy|foolish)';
 
 /** Ways of calling someone that fit only some people ("little one", "child", "lad"): slots like names. */
-export const GENERIC_VOCATIVES = ['little one', 'child', 'lad', 'lass', 'boy', 'girl', 'son', 'daughter', 'little mistress', 'little master', 'young man', 'young lady', 'old man', 'old woman', 'grandfather', 'grandmother', 'granny', 'grandpa', 'grandma', 'my boy', 'my girl', 'my child', 'children'];
+export const GENERIC_VOCATIVES = ['little one', 'little creature', 'creature', 'beast', 'little beast', 'child', 'lad', 'lass', 'boy', 'girl', 'son', 'daughter', 'little mistress', 'little master', 'young man', 'young lady', 'old man', 'old woman', 'grandfather', 'grandmother', 'granny', 'grandpa', 'grandma', 'my boy', 'my girl', 'my child', 'children'];
+
+/** "Good morning, smith!": whoever a greeting calls by one word is its addressee. */
+const GREETING_VOCATIVE = /^(?:hello|hi|hey|greetings|well met|good (?:morning|day|evening|afternoon)|morning|evening|welcome)(?: again| back| there)?,\s+(?:my\s+|little\s+|old\s+|young\s+|dear\s+)?([a-z]+)\s*[!.,?]/i;
+/** One-word ways of calling anyone: these stay as they are. */
+const FITS_ANYONE = new Set(['friend', 'friends', 'sir', 'madam', 'stranger', 'traveller', 'traveler', 'everyone', 'all', 'there', 'neighbour', 'neighbor', 'lord', 'lady', 'master', 'mistress', 'you', 'again', 'folks', 'love', 'dear']);
 
 /** The vocative naming `names` at the start ("Tinker, ...") or end ("..., boy.") of a line, as a template. */
 export function vocativeTemplate(text: string, names: string[]): string | undefined {
@@ -175,6 +180,8 @@ export class PoolLines {
     const first = /^(?:[A-Za-z]+,?\s+)?([A-Za-z]+)\s*[,!?]/.exec(text)?.[1]?.toLowerCase();
     const last = /,\s+(?:[a-z]+\s+)?([a-z]+)\s*[.!?]*["')]*\s*$/i.exec(text)?.[1]?.toLowerCase();
     const names = [first, last].filter((w): w is string => !!w && this.kinds.has(w));
+    const greeted = GREETING_VOCATIVE.exec(text)?.[1]?.toLowerCase();
+    if (greeted && !FITS_ANYONE.has(greeted)) names.push(greeted);
     return (names.length ? vocativeTemplate(text, names) : undefined) ?? vocativeTemplate(text, GENERIC_VOCATIVES);
   }
 
@@ -229,9 +236,21 @@ export function identity(line: string): string | undefined {
 
 const content = (s: string) => words(s).filter((w) => w.length > 2 && !/^(?:the|and|you|your|are|was|for|what|who|how|any|can|have|this|that|there|here|with|but|not|all|too|she|her|his|him|our|its)$/.test(w));
 
-/** Is `line` a question asking the partner's question back ("Is it safe?" after "Is it safe around here?")? */
+const DEGREE = '(?:so |very |really |feeling |a bit |quite |too |rather |half )*';
+
+/**
+ * Is `line` an echo of the partner's: their question asked back ("Is it safe?" after "Is it safe
+ * around here?"), or their state claimed back ("Starving." after "I'm starving")?
+ */
 export function echoes(line: string, partnerLine: string | undefined): boolean {
-  if (!partnerLine || !/\?\s*$/.test(line.trim())) return false;
+  if (!partnerLine) return false;
+  // "I'm starving." -> "Starving. I haven't eaten since yesterday." / "I'm parched too.": the partner's
+  // state claimed back, a line written for the one who is starving
+  const state = new RegExp(`\\bI(?:'m| am)\\s+${DEGREE}([a-z]+)\\b`, 'i').exec(partnerLine)?.[1]?.toLowerCase();
+  if (state && !/^(?:not|sorry|sure|here|back|glad|happy|fine|well|afraid|going|looking|trying|just|the|a|an)$/.test(state)) {
+    if (new RegExp(`^\\s*${state}\\b|\\bI(?:'m| am)\\s+${DEGREE}${state}\\b`, 'i').test(line)) return true;
+  }
+  if (!/\?\s*$/.test(line.trim())) return false;
   const mine = content(line);
   const theirs = new Set(content(partnerLine));
   if (!mine.length || !theirs.size) return false;

@@ -135,7 +135,7 @@ export async function loadPolicy(opts: LoadPolicyOptions = {}): Promise<LoadedPo
   const pool = await ranker.buildPool(texts, { cacheDir, name: `dialogue-${ranker.biEncoder.fingerprint.slice(0, 12)}`, keepEmbeddings: !!hybrid });
   const rerank = hybrid ? 0 : opts.rerank === undefined || opts.rerank === 'auto' ? (crossEncoderHelps(modelDir) ? DEFAULT_LIVE_RERANK : 0) : opts.rerank;
   const judge = opts.judge ?? lineJudge(texts, opts.world);
-  const policy = new Policy(ranker, pool, { rerank, historyLimit: opts.historyLimit, hybrid, judge });
+  const policy = new Policy(ranker, pool, { rerank, historyLimit: opts.historyLimit, hybrid, judge, wordCandidates: opts.wordCandidates });
   // Who may be named in what a character says (see Policy.namesAbsent): the world's characters, by
   // their names and by the proper names in them ("Jory", "Blackwick"; not titles like "Father").
   const TITLES = /^(father|mother|brother|sister|baroness|baron|lord|lady|sir|dame|master|mistress|old|young|the|captain)$/i;

@@ -59,6 +59,13 @@ export interface TurnChoice {
 export interface PolicyOptions {
   /** Cross-encoder rerank of the best k retrieved utterances (0: bi-encoder only). Default 20. */
   rerank?: number;
+  /**
+   * Lines from the word index (TF-IDF over the whole pool) added to the bi-encoder's best 100 for
+   * the partner's line, with the hybrid model. Default 0: such lines come from any scene, and in
+   * the conversation probe generic lines sharing one word ("Is it safe?" -> "There. Safe.") won
+   * for every character alike.
+   */
+  wordCandidates?: number;
   /** History lines kept in the context (newest). Default 16. */
   historyLimit?: number;
   thresholds?: Thresholds;
@@ -187,6 +194,7 @@ export class Policy {
   readonly hybrid?: Hybrid;
   readonly judge?: LineJudge;
   private readonly rerank: number;
+  private readonly wordCandidates: number;
   private readonly historyLimit: number;
   private readonly memo = new Map<string, Float32Array>();
 
@@ -198,6 +206,7 @@ export class Policy {
     this.thresholds = opts.thresholds ?? DEFAULT_THRESHOLDS;
     this.rerank = ranker.crossEncoder ? Math.max(0, opts.rerank ?? 20) : 0;
     this.historyLimit = opts.historyLimit ?? 16;
+    this.wordCandidates = Math.max(0, opts.wordCandidates ?? 0);
     this.hybrid = opts.hybrid;
     this.judge = opts.judge;
   }
@@ -270,14 +279,14 @@ export class Policy {
   /** Word index over the pool, for candidates that share rare words with the partner's line. */
   private lexical?: LexicalIndex;
 
-  /** The pool rows worth scoring for one context: the bi-encoder's best, and the best by word overlap. */
+  /** The pool rows worth scoring for one context: the bi-encoder's best, and (if asked for) the best by word overlap. */
   private candidatesFor(ev: ContextEvidence | undefined, hits: { index: number; score: number }[], q: Float32Array): { index: number; bi: number }[] {
     const out = new Map<number, number>(hits.map((h) => [h.index, h.score]));
-    if (ev && this.hybrid && this.pool.embeddings) {
+    if (ev && this.hybrid && this.pool.embeddings && this.wordCandidates > 0) {
       this.lexical ??= new LexicalIndex(this.pool.texts, this.hybrid.freq);
       const d = q.length;
       // what the partner just said, else the conversation so far
-      for (const i of this.lexical.search(ev.last.norm ? ev.last : ev.earlier, 40)) {
+      for (const i of this.lexical.search(ev.last.norm ? ev.last : ev.earlier, this.wordCandidates)) {
         if (out.has(i)) continue;
         let s = 0;
         const e = this.pool.embeddings.subarray(i * d, (i + 1) * d);
@@ -290,7 +299,7 @@ export class Policy {
 
   /**
    * What to say, for several speech contexts: retrieve from the pool (bi-encoder, and word overlap
-   * when the hybrid model is loaded), order by the hybrid score (or the cross-encoder, or the
+   * when asked for with the hybrid model), order by the hybrid score (or the cross-encoder, or the
    * bi-encoder), and say the best line the judge accepts for this speaker and scene (with the
    * partner's name in its slot). Nothing acceptable among the first 100: nothing is said.
    */

@@ -42,6 +42,15 @@ describe('vocatives become slots for the partner', () => {
     expect(fill(t, 'the guard')).toBe(filled);
     expect(dropVocative(t)).toBe(dropped);
   });
+  it('a greeting calls its addressee by one word; words that fit anyone stay', () => {
+    const pool = new PoolLines(['Good morning, smith! How are you today?', 'Good morning, friend! How are you today?', 'Hello, little creature. Have you seen the serpent?'], [], world);
+    const j = new LineJudge(pool, worldProperNames(world));
+    const said = (t: string) => j.judge(t, scene({ selfName: 'innkeeper', partnerName: 'lost pilgrim', objects: [], held: [] }));
+    expect(said('Good morning, smith! How are you today?')).toEqual({ ok: true, text: 'Good morning, lost pilgrim! How are you today?' });
+    expect(said('Good morning, friend! How are you today?')).toEqual({ ok: true, text: 'Good morning, friend! How are you today?' });
+    expect(said('Hello, little creature. Have you seen the serpent?')).toEqual({ ok: true, text: 'Hello, lost pilgrim. Have you seen the serpent?' });
+  });
+
   it('a line that only mentions the name is no vocative', () => {
     expect(vocativeTemplate('The baker says hello.', ['baker'])).toBeUndefined();
   });
@@ -87,5 +96,9 @@ describe('helpers', () => {
   it('an echo is a question asked back, not an answer', () => {
     expect(echoes('Is it safe?', 'Is it safe around here?')).toBe(true);
     expect(echoes('It is safe enough by day.', 'Is it safe around here?')).toBe(false);
+    expect(echoes("Starving. I haven't eaten since yesterday morning.", "I'm starving, I haven't eaten in days.")).toBe(true);
+    expect(echoes("I'm so parched I could drink the well dry.", "I'm parched. Haven't had a drop all day.")).toBe(true);
+    expect(echoes('Here, have some bread.', "I'm starving, I haven't eaten in days.")).toBe(false);
+    expect(echoes("I'm sure it will pass.", "I'm sure I saw a ghost.")).toBe(false);
   });
 });

@@ -43,6 +43,7 @@ const threatened = (partnerName: string): Outcome[] => [
   { emote: 'scream' },
   { emote: 'gasp' },
   { emote: 'cry' },
+  { emote: 'growl' },
   { action: 'flee' },
 ];
 
