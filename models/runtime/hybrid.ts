@@ -130,10 +130,22 @@ export const SPEECH_FEATURES = [
   'names_partner', 'names_self', 'question_opening',
 ] as const;
 
+/** A candidate line's words (content words, and all), by line: live play scores the same pool lines turn after turn. */
+const lineWords = new Map<string, { words: string[]; all: string[] }>();
+
+function wordsOf(line: string): { words: string[]; all: string[] } {
+  let w = lineWords.get(line);
+  if (!w) {
+    w = { words: irWords(line), all: allWords(line) };
+    if (lineWords.size >= 20_000) lineWords.clear();
+    lineWords.set(line, w);
+  }
+  return w;
+}
+
 export function speechFeatures(ev: ContextEvidence, candidate: string, bi: number, freq: DocFrequencies): number[] {
   const v = freq.vector(candidate);
-  const words = irWords(candidate);
-  const all = allWords(candidate);
+  const { words, all } = wordsOf(candidate);
   const n = all.length;
   const q = isQuestion(ev.lastSay);
   const candQ = isQuestion(candidate);
@@ -247,8 +259,16 @@ const EMOTE_WORDS: Record<string, string[]> = {
   yawn: ['tired', 'sleep', 'bed', 'boring', 'late', 'night', 'rest'],
 };
 
+/** Lines in emote-word form (" lowercased words "), by line: each is looked at once per emote. */
+const emoteForms = new Map<string, string>();
+
 function emoteEvidence(text: string, emote: string): number {
-  const t = ` ${text.toLowerCase().replace(/[^a-z' ]+/g, ' ').replace(/\s+/g, ' ')} `;
+  let t = emoteForms.get(text);
+  if (t === undefined) {
+    t = ` ${text.toLowerCase().replace(/[^a-z' ]+/g, ' ').replace(/\s+/g, ' ')} `;
+    if (emoteForms.size >= 1000) emoteForms.clear();
+    emoteForms.set(text, t);
+  }
   return (EMOTE_WORDS[emote] ?? []).some((w) => t.includes(` ${w} `)) ? 1 : 0;
 }
 

@@ -14,15 +14,17 @@ export const STOP_WORDS = new Set(
     .split(' '),
 );
 
+/** A whitespace token starting with "_" (LIGHT's prefixes), or a run of letters, digits and apostrophes. */
+const IR_TOKEN = /(?<!\S)_\S*|[a-z0-9']+/g;
+
 /** Lowercased runs of letters, digits and apostrophes; LIGHT's `_prefix` tokens and stop words dropped. */
 export function irWords(text: string): string[] {
   const out: string[] = [];
-  for (const token of text.toLowerCase().split(/\s+/)) {
-    if (token.startsWith('_')) continue;
-    for (const w of token.match(/[a-z0-9']+/g) ?? []) {
-      const word = w.replace(/^'+|'+$/g, '');
-      if (word && !STOP_WORDS.has(word)) out.push(word);
-    }
+  for (const m of text.toLowerCase().matchAll(IR_TOKEN)) {
+    let word = m[0];
+    if (word.charCodeAt(0) === 95 /* _ */) continue;
+    if (word.charCodeAt(0) === 39 || word.charCodeAt(word.length - 1) === 39) word = word.replace(/^'+|'+$/g, '');
+    if (word && !STOP_WORDS.has(word)) out.push(word);
   }
   return out;
 }
@@ -46,6 +48,7 @@ export class DocFrequencies {
 
   /** Counts each word once per document. */
   add(documents: Iterable<string>): this {
+    this.memo.clear();
     for (const d of documents) {
       this.docs++;
       for (const w of new Set(irWords(d))) this.df.set(w, (this.df.get(w) ?? 0) + 1);
@@ -57,8 +60,23 @@ export class DocFrequencies {
     return Math.log((1 + this.docs) / (1 + (this.df.get(word) ?? 0))) + 1;
   }
 
+  /**
+   * Recent vectors by text: live play scores the same pool lines, personas, settings and objects
+   * turn after turn. Bounded; emptied when full. Vectors are shared: never change one.
+   */
+  private readonly memo = new Map<string, TfIdfVector>();
+
   /** Sublinear TF (1 + ln tf) times IDF. */
   vector(text: string): TfIdfVector {
+    let v = this.memo.get(text);
+    if (v) return v;
+    v = this.compute(text);
+    if (this.memo.size >= 20_000) this.memo.clear();
+    this.memo.set(text, v);
+    return v;
+  }
+
+  private compute(text: string): TfIdfVector {
     const tf = new Map<string, number>();
     for (const w of irWords(text)) tf.set(w, (tf.get(w) ?? 0) + 1);
     const weights = new Map<string, number>();

@@ -356,7 +356,7 @@ export class Policy {
       const emotes = this.scoreList(vecs[2 * j + 1]!, [...EMOTES], emoteEmb);
       if (!this.hybrid) return { actions, emotes };
       // Ordered by the hybrid score; each keeps its bi-encoder score (the thresholds are on those).
-      return { actions: this.hybridOrder('action', this.context(it.view, it.history, 'action'), actions), emotes: this.hybridOrder('emote', this.context(it.view, it.history, 'emote'), emotes) };
+      return { actions: this.hybridOrder('action', ctxs[2 * j]!, actions), emotes: this.hybridOrder('emote', ctxs[2 * j + 1]!, emotes) };
     });
   }
 
@@ -365,6 +365,18 @@ export class Policy {
     const s = this.hybrid.score(task, this.hybrid.evidence(context), list.texts, list.scores);
     const order = argsortDesc(s);
     return { texts: order.map((i) => list.texts[i]!), scores: order.map((i) => list.scores[i]!) };
+  }
+
+  /**
+   * Ready for play: the candidate embeddings of these characters' valid actions (and the emotes)
+   * computed, and one batch of their turns decided and thrown away, so that the first real turns
+   * pay for neither. Changes nothing in the world.
+   */
+  async warm(views: AgentView[]): Promise<void> {
+    if (!views.length) return;
+    const actions = [...new Set(views.flatMap((v) => v.validActions))].slice(0, 40_000);
+    await this.embed([...actions, ...EMOTES]);
+    await this.decide(views.slice(0, 32).map((view) => ({ view, history: [] })));
   }
 
   /** Decide a batch of turns. */
