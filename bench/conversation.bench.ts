@@ -22,6 +22,7 @@ import { DEFAULT_MODEL_DIR, loadPolicy } from '../server/agents/load.js';
 import { runEpisodes } from '../server/agents/episodes.js';
 import { agentView } from '../server/agents/view.js';
 import { LineJudge, PoolLines, worldProperNames } from '../server/agents/line-judge.js';
+import type { Policy } from '../server/agents/policy.js';
 import { emptyCounts, episodeQuality, rates, type Flagged } from '../server/agents/quality.js';
 import type { HistoryEntry } from '../server/agents/context.js';
 import type { Episode } from '../server/episodes/episode.js';
@@ -42,6 +43,23 @@ export const PROBE_LINES = [
   'Is it safe around here?',
   'Have you heard any news?',
   'Thank you. Goodbye!',
+];
+
+/**
+ * A second conversation, kept out of every writing brief (the corpus writers were told of kinds of
+ * ordinary talk, never of these lines): does what works on the lines above carry over to others?
+ */
+export const HELD_OUT_LINES = [
+  'Hi there. Mind if I sit with you a while?',
+  "What's your favourite thing about this place?",
+  'Do you have any family?',
+  "I'm looking for work. Do you know anyone hiring?",
+  'What do people eat around here?',
+  'Have you always lived here?',
+  'Do you like your work?',
+  "What's the best way to the town?",
+  'Can you keep a secret?',
+  'Well, I should be going. Take care!',
 ];
 
 const pct = (x: number) => Number((x * 100).toFixed(2));
@@ -72,13 +90,22 @@ export default async function conversation(ctx: BenchContext): Promise<void> {
   writeFileSync(join(OUT, 'conversation-episodes.md'), episodesMarkdown(world, episodes, flagged));
 
   // ---- a person's ordinary lines to model characters ----------------------------------------------
+  for (const [name, lines, file] of [['conversation_probe', PROBE_LINES, 'conversation-probe.md'], ['conversation_probe_held_out', HELD_OUT_LINES, 'conversation-probe-held-out.md']] as const) {
+    await probe(ctx, world, policy, checker, model, name, lines, join(OUT, file));
+  }
+  await policy.ranker.release();
+  await policy.pool.release();
+}
+
+/** One scripted conversation said to a dozen model characters; rates printed, transcript written to `out`. */
+async function probe(ctx: BenchContext, world: World, policy: Policy, checker: LineJudge, model: string, name: string, lines: readonly string[], out: string): Promise<void> {
   const chars = world.characters().filter((c) => c.policy === 'model');
   const k = Math.min(chars.length, Number(process.env.CONVERSATION_CHARACTERS ?? 12));
   const picked = Array.from({ length: k }, (_, i) => chars[Math.floor((i * chars.length) / k)]!);
   const visitor = world.characters().find((c) => c.policy !== 'model' && /traveller|visitor|pilgrim|pedlar|peddler|stranger/.test(c.name)) ?? world.characters().find((c) => c.policy !== 'model')!;
   const probeCounts = emptyCounts();
   let missing = 0;
-  const md: string[] = [`# Conversation probe: ${k} model characters, ${PROBE_LINES.length} lines each (model ${model})`, '', `The person speaks as the ${visitor.name}.`, ''];
+  const md: string[] = [`# Conversation probe${name.endsWith('held_out') ? ' (held-out lines)' : ''}: ${k} model characters, ${lines.length} lines each (model ${model})`, '', `The person speaks as the ${visitor.name}.`, ''];
   const probeEpisodes: Episode[] = [];
   for (const c of picked) {
     const room = world.roomOf(c.id)!;
@@ -87,7 +114,7 @@ export default async function conversation(ctx: BenchContext): Promise<void> {
     const ep: Episode = { id: `probe-${c.id}`, room, characters: [visitor.id, c.id], turns: [] };
     md.push(`## ${c.name} (${c.id}), ${world.room(room)!.name}`, '', `> persona: ${c.persona}`, '');
     let lastObject: string | undefined;
-    for (const template of PROBE_LINES) {
+    for (const template of lines) {
       const line = template.replace('{name}', c.name.replace(/^(?:the|a|an) /, ''));
       execute(w, visitor.id, `say ${line}`);
       ep.turns.push({ speaker: visitor.id, say: line });
@@ -120,19 +147,17 @@ export default async function conversation(ctx: BenchContext): Promise<void> {
     probeEpisodes.push(ep);
   }
   // The visitor's own lines are the probe's; count only the model characters' replies.
-  const probeFlagged = probeEpisodes.flatMap((ep) => episodeQuality(world, ep, checker, probeCounts)).filter((f) => !f.text || !PROBE_LINES.some((l) => f.text === l));
+  const probeFlagged = probeEpisodes.flatMap((ep) => episodeQuality(world, ep, checker, probeCounts)).filter((f) => !f.text || !lines.some((l) => f.text === l));
   const pr = rates(probeCounts);
-  const replies = k * PROBE_LINES.length;
+  const replies = k * lines.length;
   const count = (d: string) => probeFlagged.filter((f) => f.defect === d).length;
   ctx.report({
-    bench: 'conversation_probe', model, characters: k, lines_each: PROBE_LINES.length, replies, no_reply: missing,
+    bench: name, model, characters: k, lines_each: lines.length, replies, no_reply: missing,
     self_naming: count('self_naming'), absent_name: count('absent_name'), own_repeat: count('own_repeat'), contradiction: count('contradiction'),
-    reply_shares_content_pct: pct(pr.shares_content!), transcript: join(OUT, 'conversation-probe.md'),
+    reply_shares_content_pct: pct(pr.shares_content!), transcript: out,
   });
   md.push('## Flagged by rules', '', ...probeFlagged.map((f) => `- ${f.episode} turn ${f.turn}: ${f.defect}: ${f.text}`));
-  writeFileSync(join(OUT, 'conversation-probe.md'), md.join('\n') + '\n');
-  await policy.ranker.release();
-  await policy.pool.release();
+  writeFileSync(out, md.join('\n') + '\n');
 }
 
 function episodesMarkdown(world: World, episodes: Episode[], flagged: Flagged[]): string {

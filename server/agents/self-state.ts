@@ -172,7 +172,7 @@ function answerOne(world: World, self: NodeId, s: string): string | null {
   if (haveX) {
     const phrase = haveX[1]!;
     if (/^(anything|something|any ?thing)\b/.test(phrase)) return describeHoldings(world, self);
-    if (!nounWords(phrase).length || /^(to|been|seen|heard|ever|any idea|a moment|time)\b/.test(phrase)) return null;
+    if (!nounWords(phrase).length || /^(to|been|seen|heard|ever|any idea|a moment|time)\b/.test(phrase) || !holdable(world, phrase)) return null;
     const found = named(heldDeep, phrase);
     if (found.length) {
       const o = found[0]!;
@@ -183,6 +183,36 @@ function answerOne(world: World, self: NodeId, s: string): string | null {
     return `No, I don't have ${phraseWithArticle(phrase)}.`;
   }
   return null;
+}
+
+/** Things anyone might carry, whether or not this world has one ("Do you have a sword?" -> "No, ..."). */
+const COMMON_THINGS = new Set(
+  ('sword knife dagger axe bow spear shield club weapon food bread water drink ale beer wine mead money coin gold silver copper penny ' +
+    'key map rope torch lantern candle book letter hat cloak coat boots shoes apple cheese meat fish pie stew soup cake ring necklace')
+    .split(' '),
+);
+
+/** Verbs in a perfect tense after "have you": "Have you always lived here?" asks nothing about having. */
+const PERFECT = /^(?:always|ever|never|already|just|been|seen|heard|lived|met|done|made|worked|tried|found|lost|known|had|gone|come|eaten|drunk|spoken|thought|told|read|walked|travelled|traveled|\w+ed)\b/;
+
+const objectHeads = new WeakMap<World, Set<string>>();
+
+/**
+ * Does `phrase` name a kind of thing one carries: a word of one of the world's objects' names, or a
+ * common thing? "Do you have any family?" asks about no thing, and must not get "No, I don't have
+ * any family." from the graph (the model answers it).
+ */
+function holdable(world: World, phrase: string): boolean {
+  const words = nounWords(phrase);
+  const last = words[words.length - 1];
+  if (!last || PERFECT.test(words[0]!)) return false;
+  let heads = objectHeads.get(world);
+  if (!heads) {
+    heads = new Set(world.nodes().flatMap((n) => (n.kind === 'object' ? n.name.toLowerCase().split(/[^a-z0-9'-]+/).filter(Boolean) : [])));
+    objectHeads.set(world, heads);
+  }
+  const forms = [last, last.replace(/s$/, ''), last.replace(/es$/, '')];
+  return forms.some((f) => heads!.has(f) || COMMON_THINGS.has(f));
 }
 
 /** "sword" -> "a sword", "any bread" -> "any bread", "the key" -> "the key". */

@@ -36,7 +36,7 @@ describe('answers about what a character carries, wears and wields', () => {
 
   it('is not fooled into answering other things', () => {
     const w = littleWorld();
-    for (const q of ['What do you have to say for yourself?', 'Nice weather.', 'Do you have time to talk?', 'Where is the shed?', 'I have a ring.']) {
+    for (const q of ['What do you have to say for yourself?', 'Nice weather.', 'Do you have time to talk?', 'Where is the shed?', 'I have a ring.', 'Do you have any family?', 'Have you always lived here?', 'Have you walked far?', 'Do you have any children?']) {
       expect(answerSelfQuestion(w, 'orc', q), q).toBeNull();
     }
   });
