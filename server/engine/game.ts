@@ -9,7 +9,7 @@ import { seenInRoom, type GameEvent } from './events.js';
 import { helpText } from './help.js';
 import { capitalize, listing, the } from './names.js';
 import { DIRECTIONS, parse, type ActionSlots, type Intent } from './parser.js';
-import { distinctNames, matchScore, parsePhrase, resolve } from './resolve.js';
+import { distinctNames, matchScore, namesExactly, parsePhrase, resolve } from './resolve.js';
 import type { NodeId } from './types.js';
 import { examine, inventory, look } from './views.js';
 import type { World } from './world.js';
@@ -100,16 +100,25 @@ function resolveSlot(world: World, actor: NodeId, slot: 'object' | 'target' | 'c
 
 const MAX_BINDINGS = 400;
 
+type Plan = { ok: true; rule: ActionRule; args: ActionArgs } | { ok: false; outcome: Outcome };
+
+/**
+ * Run the first reading of the command that succeeds. Readings whose every phrase is a whole name
+ * come first ("get rare wood from a tree" is the object of that name before it is wood taken
+ * from a tree), then the parser's order; when none succeeds, the best reading says why.
+ */
 function doAction(world: World, actor: NodeId, name: ActionName, options: ActionSlots[]): Outcome {
-  const rule = ACTIONS[name];
   let firstProblem: string | null = null;
-  for (const option of options) {
+  const readings: { exact: boolean; order: number; plan: Plan }[] = [];
+  options.forEach((option, order) => {
+    const rule = ACTIONS[option.action ?? name];
     const perSlot: Partial<Record<'object' | 'target' | 'container', NodeId[]>> = {};
     let problem: string | null = null;
+    let exact = true;
     for (const slot of rule.slots) {
       const text = option[slot];
       if (text === undefined) {
-        problem = `${capitalize(name.replace('_from', ''))} what?`;
+        problem = `${capitalize(rule.name.replace('_from', ''))} what?`;
         break;
       }
       const r = resolveSlot(world, actor, slot, text);
@@ -118,18 +127,35 @@ function doAction(world: World, actor: NodeId, name: ActionName, options: Action
         break;
       }
       perSlot[slot] = r.ids;
+      if (!r.ids.some((id) => id === actor || namesExactly(world, text, id))) exact = false;
     }
     if (problem) {
       firstProblem ??= problem;
-      continue;
+      return;
     }
-    return bindAndRun(world, actor, rule, perSlot, option.prep);
-  }
+    readings.push({ exact, order, plan: planAction(world, actor, rule, perSlot, option.prep) });
+  });
+  readings.sort((x, y) => Number(y.exact) - Number(x.exact) || x.order - y.order);
+  const success = readings.find((r) => r.plan.ok);
+  if (success?.plan.ok) return applyAction(world, actor, success.plan.rule, success.plan.args);
+  const best = readings[0]?.plan;
+  if (best && !best.ok) return best.outcome;
   return fail(firstProblem ?? "I don't understand that.");
+}
+
+function applyAction(world: World, actor: NodeId, rule: ActionRule, args: ActionArgs): Outcome {
+  const event = rule.apply(world, actor, args);
+  return { ok: true, text: event.seen[actor] ?? '', events: [event], action: event.action! };
 }
 
 /** Try every binding of the resolved slots; run the one that succeeds, or ask, or explain. */
 function bindAndRun(world: World, actor: NodeId, rule: ActionRule, perSlot: Partial<Record<'object' | 'target' | 'container', NodeId[]>>, prep?: 'in' | 'on'): Outcome {
+  const plan = planAction(world, actor, rule, perSlot, prep);
+  return plan.ok ? applyAction(world, actor, plan.rule, plan.args) : plan.outcome;
+}
+
+/** The binding of the resolved slots that succeeds; else the question to ask or the nearest miss. */
+function planAction(world: World, actor: NodeId, rule: ActionRule, perSlot: Partial<Record<'object' | 'target' | 'container', NodeId[]>>, prep?: 'in' | 'on'): Plan {
   let bindings: ActionArgs[] = [prep ? { prep } : {}];
   for (const slot of rule.slots) {
     const next: ActionArgs[] = [];
@@ -147,13 +173,12 @@ function bindAndRun(world: World, actor: NodeId, rule: ActionRule, perSlot: Part
   // Ask when differently named things remain in a slot.
   for (const slot of passing.length || furthest > 0 ? rule.slots : []) {
     const names = distinctNames(world, [...new Set(chosen.map((b) => b[slot]!))]);
-    if (names.length > 1) return fail(`Which ${slot === 'target' ? 'one' : 'do'} you mean: ${listing(names.map((n) => `the ${n}`), 'or')}?`.replace('Which one you mean', 'Whom do you mean').replace('Which do you mean', `Which ${commonWord(names)} do you mean`));
+    if (names.length > 1) return { ok: false, outcome: fail(`Which ${slot === 'target' ? 'one' : 'do'} you mean: ${listing(names.map((n) => `the ${n}`), 'or')}?`.replace('Which one you mean', 'Whom do you mean').replace('Which do you mean', `Which ${commonWord(names)} do you mean`)) };
   }
   const args = chosen[0]!;
   const failure: Failure | null = passing.length ? null : firstFailure(rule, world, actor, args);
-  if (failure) return fail(failure.message, failure.constraint);
-  const event = rule.apply(world, actor, args);
-  return { ok: true, text: event.seen[actor] ?? '', events: [event], action: event.action! };
+  if (failure) return { ok: false, outcome: fail(failure.message, failure.constraint) };
+  return { ok: true, rule, args };
 }
 
 /** The last word the names share ("old scroll", "torn scroll" -> "scroll"), else "one". */

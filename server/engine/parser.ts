@@ -10,6 +10,8 @@ import { EMOTE_ALIASES, isEmote, type Emote } from './emotes.js';
 import type { ActionName } from './actions/index.js';
 
 export interface ActionSlots {
+  /** This reading's action, when it is not the intent's own ("get X from Y" may name one object). */
+  action?: ActionName;
   object?: string;
   target?: string;
   container?: string;
@@ -73,7 +75,8 @@ const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 function parseGet(rest: string, verb: string): Intent {
   if (!rest) return { kind: 'incomplete', message: `${cap(verb)} what?` };
   const options: ActionSlots[] = splits(rest, FROM_WORDS).map(([o, c]) => ({ object: o, container: c }));
-  if (options.length) return { kind: 'action', action: 'get_from', options: [...options] };
+  // the whole phrase may be one name: "rare wood from a tree"
+  if (options.length) return { kind: 'action', action: 'get_from', options: [...options, { action: 'get', object: rest }] };
   return { kind: 'action', action: 'get', options: [{ object: rest }] };
 }
 

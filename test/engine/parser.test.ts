@@ -131,3 +131,42 @@ describe('ordinals and ambiguity', () => {
     expect(JSON.stringify(w.toJSON())).toBe(before);
   });
 });
+
+describe('names that look like commands', () => {
+  const thing = (id: string, name: string, extra: Partial<{ container: boolean; surface: boolean; weapon: boolean }> = {}) =>
+    ({ kind: 'object' as const, id, name, prefix: 'a', description: 'A thing.', gettable: true, container: false, surface: false, weapon: false, wearable: false, food: false, drink: false, ...extra });
+
+  it('a name with "from", "in", "on" or "to" in it is taken whole before it is split', () => {
+    const w = littleWorld();
+    w.add(thing('bark', 'strip of bark from the old oak'), { parent: 'garden', rel: 'in' });
+    w.add(thing('lamp', 'lamp in a cage'), { parent: 'gardener', rel: 'carried' });
+    w.add(thing('hook', 'letter to the king'), { parent: 'gardener', rel: 'carried' });
+    w.add(thing('jar', 'jar on a string', { container: true }), { parent: 'garden', rel: 'in' });
+    const cases: [string, string][] = [
+      ['get strip of bark from the old oak', 'get strip of bark from the old oak'],
+      ['put lamp in a cage in oak chest', 'put lamp in a cage in oak chest'],
+      ['put pebble in jar on a string', 'put pebble in jar on a string'],
+      ['give letter to the king to orc', 'give letter to the king to orc'],
+      ['put lamp in a cage on potting table', 'put lamp in a cage on potting table'],
+    ];
+    for (const [typed, canonical] of cases) {
+      const out = execute(w.clone(), 'gardener', typed);
+      expect(out.ok, `${typed}: ${out.text}`).toBe(true);
+      expect(out.action).toBe(canonical);
+    }
+    // splitting still works where the whole phrase names nothing
+    expect(execute(w.clone(), 'gardener', 'get gold coin from oak chest').action).toBe('get gold coin from oak chest');
+  });
+
+  it('a name ending in a number is a name before it is an ordinal', () => {
+    const w = littleWorld();
+    w.add({ kind: 'character', id: 'guard-2', name: 'tower guard 2', prefix: 'a', persona: 'I guard.', description: 'A guard.', policy: 'idle' }, { parent: 'garden', rel: 'in' });
+    expect(execute(w.clone(), 'gardener', 'give apple to tower guard 2').action).toBe('give apple to tower guard 2');
+    expect(execute(w.clone(), 'gardener', 'hug tower guard 2').action).toBe('hug tower guard 2');
+    // "guard 2" is still the second guard when there are two; with one, the name is read whole
+    expect(execute(w.clone(), 'gardener', 'hug guard 2').action).toBe('hug tower guard 2');
+    w.add({ kind: 'character', id: 'guard-1', name: 'tower guard', prefix: 'a', persona: 'I guard.', description: 'A guard.', policy: 'idle' }, { parent: 'garden', rel: 'in' });
+    expect(execute(w.clone(), 'gardener', 'hug tower guard').action).toBe('hug tower guard');
+    expect(execute(w.clone(), 'gardener', 'get 2nd scroll').action).toBe('get torn scroll');
+  });
+});

@@ -87,6 +87,31 @@ describe('validActions', () => {
     expect(checked).toBeGreaterThan(15);
   });
 
+  /** Every action listed for every placed character executes exactly as listed (on a clone). */
+  function everyListedExecutes(w: World): number {
+    let n = 0;
+    for (const c of w.characters()) {
+      if (!w.roomOf(c.id)) continue;
+      for (const action of validActions(w, c.id)) {
+        const out = execute(w.clone(), c.id, action);
+        expect(out.ok, `${c.id}: "${action}" is listed but fails: ${out.text}`).toBe(true);
+        expect(out.action, `${c.id}: "${action}" ran as "${out.action}"`).toBe(action);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  for (const file of maps) {
+    it(`${file}: every action listed for every character executes as listed`, () => {
+      expect(everyListedExecutes(new World(loadWorld(MAPS + file).state))).toBeGreaterThan(0);
+    });
+  }
+
+  it.skipIf(!existsSync(DEFAULT + 'town.json'))('bundled world: every action listed for every character executes as listed', () => {
+    expect(everyListedExecutes(new World(loadWorld(DEFAULT).state))).toBeGreaterThan(100);
+  });
+
   it.skipIf(!existsSync(DEFAULT + 'town.json'))('equals the succeeding set in the bundled world (sampled)', () => {
     const rng = new Rng(13);
     const w = new World(loadWorld(DEFAULT).state);
