@@ -16,7 +16,7 @@ export const HELP_TOPICS: Record<string, string> = {
   inventory: 'inventory (i) lists what you carry, wear and wield.',
   go: 'go EXIT moves through an exit: go north, north, n, go path to the west, or go to <room name>.',
   say: "say TEXT (or 'TEXT) speaks to the room. tell A TEXT speaks to one person so all hear; whisper A TEXT so only they hear. shout TEXT is heard in the rooms next door.",
-  emotes: `emotes: ${EMOTES.join(', ')}. Use alone (wave) or at someone (wave at orc).`,
+  emotes: `emotes: ${EMOTES.join(', ')}. Use alone (wave, or LIGHT's form: emote wave) or at someone (wave at orc, emote wave at orc).`,
 };
 
 export function helpText(topic?: string): string | null {

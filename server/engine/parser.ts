@@ -6,7 +6,7 @@
  * connecting word could split a command in several places ("put sword in the stone in chest"),
  * every split is offered, first split first.
  */
-import { EMOTE_ALIASES, isEmote, type Emote } from './emotes.js';
+import { EMOTE_ALIASES, EMOTE_THIRD, EMOTES, isEmote, type Emote } from './emotes.js';
 import type { ActionName } from './actions/index.js';
 
 export interface ActionSlots {
@@ -167,6 +167,14 @@ export function parse(raw: string): Intent {
     case 'tell': return parseTell(speech, false, verb);
     case 'whisper': return parseTell(speech, true, verb);
     case 'shout': case 'yell': case 'holler': return rest ? { kind: 'shout', text: speech } : { kind: 'incomplete', message: 'Shout what?' };
+    case 'emote': case 'emotes': {
+      // LIGHT's canonical form: "emote smile"; a target as the emotes take one: "emote wave at orc"
+      if (!rest) return { kind: 'incomplete', message: `Emote what? You can: ${EMOTES.join(', ')}.` };
+      const [first = '', ...more] = rest.split(/\s+/);
+      const inner = parse([EMOTE_THIRD[first.toLowerCase()] ?? first, ...more].join(' '));
+      if (inner.kind === 'emote') return inner;
+      return { kind: 'incomplete', message: `What emotion is that? You can: ${EMOTES.join(', ')}.` };
+    }
     case 'help': case 'commands': case '?': return rest ? { kind: 'help', topic: restLower } : { kind: 'help' };
     default: {
       if (!rest && DIRECTIONS[verb]) return { kind: 'go', where: DIRECTIONS[verb]! };

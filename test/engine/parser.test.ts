@@ -170,3 +170,33 @@ describe('names that look like commands', () => {
     expect(execute(w.clone(), 'gardener', 'get 2nd scroll').action).toBe('get torn scroll');
   });
 });
+
+describe("LIGHT's emote form", () => {
+  const cases: [string, string, string | undefined][] = [
+    ['emote smile', 'You smile.', undefined],
+    ['emote smile at orc', 'You smile at the orc.', 'orc'],
+    ['emote wave to the orc', 'You wave at the orc.', 'orc'],
+    ['emote nudge kitty', 'You nudge the kitty.', 'kitty'],
+    ['emote smiles', 'You smile.', undefined],
+    ['EMOTE Laugh.', 'You laugh.', undefined],
+  ];
+  for (const [typed, says, target] of cases) {
+    it(`"${typed}"`, () => {
+      const out = execute(littleWorld(), 'gardener', typed);
+      expect(out.ok, out.text).toBe(true);
+      expect(out.text).toBe(says);
+      expect(out.events[0]!.type).toBe('emote');
+      expect(out.events[0]!.target).toBe(target);
+    });
+  }
+
+  it('says which emotes there are when it is not one, and changes nothing', () => {
+    const w = littleWorld();
+    for (const typed of ['emote', 'emote juggle', 'emote get shovel']) {
+      const out = execute(w, 'gardener', typed);
+      expect(out.ok).toBe(false);
+      expect(out.text).toMatch(/applaud, blush, .* yawn\./);
+    }
+    expect(w.placement('shovel')?.parent).toBe('garden');
+  });
+});
