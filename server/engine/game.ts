@@ -55,7 +55,7 @@ export function executeIntent(world: World, actor: NodeId, intent: Intent): Outc
     case 'examine': return doExamine(world, actor, intent.what);
     case 'go': return doGo(world, actor, intent.where);
     case 'say': return doSay(world, actor, intent.text);
-    case 'tell': return doTell(world, actor, intent.who, intent.text, intent.whisper);
+    case 'tell': return doTell(world, actor, intent.who, intent.text, intent.whisper, intent.line);
     case 'shout': return doShout(world, actor, intent.text);
     case 'emote': return doEmote(world, actor, intent.emote, intent.who);
     case 'help': {
@@ -249,7 +249,7 @@ export function exitPhrase(label: string): { you: string; they: string } {
   if (DIRECTIONS[l.toLowerCase()] || /^(up|down|in|into|out|through|across|along|over|under|back|north|south|east|west|towards?)\b/i.test(l)) {
     return { you: `go ${l}`, they: `goes ${l}` };
   }
-  const noun = l.replace(/^the\s+/i, '');
+  const noun = l.replace(/^(the|a|an)\s+/i, '');
   return { you: `take the ${noun}`, they: `takes the ${noun}` };
 }
 
@@ -288,20 +288,30 @@ function doSay(world: World, actor: NodeId, raw: string): Outcome {
   return { ok: true, text: seen[actor]!, events: [{ type: 'say', actor, room, text, seen }] };
 }
 
-function doTell(world: World, actor: NodeId, who: string, raw: string, whisper: boolean): Outcome {
-  let target = resolveSlot(world, actor, 'target', who);
+function doTell(world: World, actor: NodeId, who: string, raw: string, whisper: boolean, line = `${who} ${raw}`): Outcome {
+  // Where the name ends: "tell old man: hello, friend" / "tell old man, hello" (the name before the
+  // first colon or comma, when it names someone here); else the longest leading words that name
+  // someone here ("tell old man hello, friend"). The message keeps every comma.
+  let target: SlotResult = { ok: false, message: '' };
   let message = raw;
-  // "tell old man hello": the first word alone may not be the name; try two words.
-  if (target.ok && target.ids.length === 0) target = { ok: false, message: '' };
-  if (!target.ok) {
-    const words = `${who} ${raw}`.split(/\s+/);
-    for (let n = 1; n < Math.min(words.length, 5); n++) {
-      const t = resolveSlot(world, actor, 'target', words.slice(0, n).join(' '));
-      if (t.ok) {
+  const punct = /^(.+?)\s*[:,]\s*(.+)$/s.exec(line);
+  const first = punct ? resolveSlot(world, actor, 'target', punct[1]!) : null;
+  if (punct && first?.ok && first.ids.length) {
+    target = first;
+    message = punct[2]!;
+  } else {
+    const words = [...line.matchAll(/\S+/g)];
+    for (let n = Math.min(words.length - 1, 4); n >= 1 && !target.ok; n--) {
+      const end = words[n - 1]!.index! + words[n - 1]![0].length;
+      const name = line.slice(0, end).replace(/[:,]$/, '');
+      const t = resolveSlot(world, actor, 'target', name);
+      if (t.ok && t.ids.length) {
         target = t;
-        message = words.slice(n).join(' ');
+        message = line.slice(end).replace(/^\s*[:,]?\s*/, '').replace(/^that\s+/i, '');
       }
     }
+    if (!target.ok) target = resolveSlot(world, actor, 'target', words[0]?.[0] ?? who);
+    if (target.ok && !target.ids.length) target = { ok: false, message: `You don't see anyone called "${who}" here.` };
   }
   if (!target.ok) return fail(target.message);
   const names = distinctNames(world, target.ids);

@@ -26,7 +26,7 @@ export type Intent =
   | { kind: 'inventory' }
   | { kind: 'go'; where: string }
   | { kind: 'say'; text: string }
-  | { kind: 'tell'; who: string; text: string; whisper: boolean }
+  | { kind: 'tell'; who: string; text: string; whisper: boolean; line?: string }
   | { kind: 'shout'; text: string }
   | { kind: 'emote'; emote: Emote; who?: string }
   | { kind: 'help'; topic?: string }
@@ -113,8 +113,8 @@ function parseSteal(rest: string, verb: string): Intent {
 function parseTell(rest: string, whisper: boolean, verb: string): Intent {
   const m = /^(?:to\s+)?(.+?)\s*[:,]\s*(.+)$/s.exec(rest) ?? /^(?:to\s+)?(\S+(?:\s+\S+)?)\s+(?:that\s+)?(.+)$/s.exec(rest);
   if (!m) return { kind: 'incomplete', message: `${cap(verb)} whom what? Try: ${verb} orc hello` };
-  // Prefer a single-word name when the colon form was not used; the game retries with two words.
-  return { kind: 'tell', who: m[1]!, text: m[2]!, whisper };
+  // A first guess; the game decides where the name ends from who is here, on the whole line.
+  return { kind: 'tell', who: m[1]!, text: m[2]!, whisper, line: rest.replace(/^to\s+/i, '') };
 }
 
 /**
