@@ -11,7 +11,7 @@ import { capitalize, listing, the } from './names.js';
 import { DIRECTIONS, parse, type ActionSlots, type Intent } from './parser.js';
 import { distinctNames, matchScore, namesExactly, parsePhrase, resolve } from './resolve.js';
 import type { NodeId } from './types.js';
-import { examine, inventory, look } from './views.js';
+import { examine, exitsLine, inventory, listObjects, look } from './views.js';
 import type { World } from './world.js';
 
 export interface Outcome {
@@ -37,11 +37,25 @@ export function sanitiseInput(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffd]/g, '').replace(/[\r\n\t]+/g, ' ');
 }
 
+/**
+ * Each character's last command, for `again` / `!`. Kept beside the world, not in its state: it is
+ * not part of the graph, a clone starts without it, and a failed command still changes nothing.
+ */
+const lastCommands = new WeakMap<World, Map<NodeId, string>>();
+const AGAIN = /^\s*(again|!)\s*$/i;
+
 export function execute(world: World, actor: NodeId, input: string): Outcome {
   const me = world.character(actor);
   if (!me) return fail(`There is no character "${actor}".`);
   if (!world.roomOf(actor)) return fail('You are nowhere; you cannot act.');
   if (input.length > MAX_INPUT_LENGTH) return fail(`That command is too long (${input.length} characters; the limit is ${MAX_INPUT_LENGTH}).`);
+  let memory = lastCommands.get(world);
+  if (!memory) lastCommands.set(world, (memory = new Map()));
+  if (AGAIN.test(input)) {
+    const last = memory.get(actor);
+    if (last === undefined) return fail('There is nothing to do again yet.');
+    input = last;
+  } else if (input.trim()) memory.set(actor, input);
   const intent = parse(sanitiseInput(input));
   return executeIntent(world, actor, intent);
 }
@@ -62,6 +76,10 @@ export function executeIntent(world: World, actor: NodeId, intent: Intent): Outc
       const text = helpText(intent.topic);
       return text ? { ok: true, text, events: [] } : fail(`There is no help on "${intent.topic}". Type help for the list of commands.`);
     }
+    case 'all': return doAll(world, actor, intent);
+    case 'exits': return { ok: true, text: exitsLine(world, world.roomOf(actor)!), events: [] };
+    case 'look_dir': return doLookDir(world, actor, intent.where);
+    case 'look_in': return doLookIn(world, actor, intent.what, intent.prep);
     case 'incomplete': return fail(intent.message);
     case 'unknown': return fail(`I don't know the word "${intent.verb}". Type help for the list of commands.`);
   }
@@ -197,7 +215,110 @@ function doEquip(world: World, actor: NodeId, text: string): Outcome {
   return fail(`You can't equip ${the(o)}: it can be neither worn nor wielded.`, 'equippable');
 }
 
+// ---- all of them --------------------------------------------------------------------------------
+
+/** The phrase's matches among `pool`, also read as a plural ("candles" -> candle). */
+function matchesAmong(world: World, text: string, pool: NodeId[]): NodeId[] {
+  const tries = [text, text.replace(/ies$/i, 'y'), text.replace(/es$/i, ''), text.replace(/s$/i, '')];
+  for (const t of [...new Set(tries)]) {
+    const r = resolve(world, t, pool);
+    if (r.kind === 'found') return r.ids;
+  }
+  return [];
+}
+
+/**
+ * "get all", "get all from chest", "drop all", "put all in sack", optionally of one name ("get all
+ * candles"): the single action, tried on each thing in turn with the same constraints; each that
+ * fails changes nothing and says why. It succeeds when at least one does.
+ */
+function doAll(world: World, actor: NodeId, intent: Extract<Intent, { kind: 'all' }>): Outcome {
+  const room = world.roomOf(actor)!;
+  const rule = ACTIONS[intent.action];
+  let container: NodeId | undefined;
+  if (intent.container !== undefined) {
+    const r = resolveSlot(world, actor, 'container', intent.container);
+    if (!r.ok) return fail(r.message);
+    const holds = (id: NodeId) => (intent.action === 'put' ? (intent.prep === 'on' ? world.object(id)?.surface : world.object(id)?.container) : world.object(id)?.container || world.object(id)?.surface);
+    const usable = r.ids.filter((id) => holds(id) && withinReachOf(world, actor, id));
+    const ids = usable.length ? usable : r.ids;
+    const names = distinctNames(world, ids);
+    if (names.length > 1) return fail(`Which ${commonWord(names)} do you mean: ${listing(names.map((n) => `the ${n}`), 'or')}?`);
+    container = ids[0]!;
+    // the container's own constraints first: they fail the same way for every thing
+    const probe: ActionArgs = { container, ...(intent.prep ? { prep: intent.prep } : {}) };
+    for (const c of rule.constraints.slice(0, 2)) if (!c.holds(world, actor, probe)) return fail(c.failure(world, actor, probe), c.id);
+  }
+  let things: NodeId[];
+  if (intent.action === 'get') things = world.children(room, 'in').filter((id) => world.object(id));
+  else if (intent.action === 'get_from') things = world.children(container!).filter((id) => world.object(id));
+  else things = world.children(actor, 'carried').filter((id) => id !== container);
+  if (intent.filter !== undefined) {
+    const named = new Set(matchesAmong(world, intent.filter, world.visibleFrom(actor).filter((id) => world.object(id))));
+    things = things.filter((id) => named.has(id));
+  }
+  if (!things.length) {
+    const what = intent.filter !== undefined ? `"${intent.filter}"` : 'anything';
+    if (intent.action === 'get') return fail(`There isn't ${what === 'anything' ? 'anything' : `any ${what}`} here to pick up.`);
+    if (intent.action === 'get_from') return fail(`There isn't ${what === 'anything' ? 'anything' : `any ${what}`} ${world.object(container!)?.surface ? 'on' : 'in'} ${the(world.node(container!)!)}.`);
+    return fail(`You aren't carrying ${what === 'anything' ? 'anything' : `any ${what}`}${intent.action === 'put' ? ' to put there' : ''}.`);
+  }
+  const lines: string[] = [];
+  const events: GameEvent[] = [];
+  let failed: string | undefined;
+  for (const object of things) {
+    const args: ActionArgs = { object, ...(container ? { container } : {}), ...(intent.prep ? { prep: intent.prep } : {}) };
+    const f = firstFailure(rule, world, actor, args);
+    if (f) {
+      lines.push(f.message);
+      failed ??= f.constraint;
+      continue;
+    }
+    const ev = rule.apply(world, actor, args);
+    events.push(ev);
+    lines.push(ev.seen[actor] ?? '');
+  }
+  const out: Outcome = { ok: events.length > 0, text: lines.join('\n'), events };
+  if (!events.length && failed) out.failed = failed;
+  return out;
+}
+
+function withinReachOf(world: World, actor: NodeId, id: NodeId): boolean {
+  const holder = world.holderOf(id);
+  return holder ? holder === actor : world.roomOf(id) === world.roomOf(actor);
+}
+
 // ---- looking -----------------------------------------------------------------------------------
+
+/** "look north": the name and description of the room that way ("North: Tool Shed."). */
+function doLookDir(world: World, actor: NodeId, where: string): Outcome {
+  const room = world.roomOf(actor)!;
+  const r = findExit(world, room, where);
+  if (!r.ok) return fail(r.message.replace(/^You can't go/, "You can't look"));
+  const exit = world.room(room)!.exits[r.index]!;
+  const there = world.room(exit.to)!;
+  const lead = `${capitalize(exit.label.replace(/^(a|an)\s+/i, 'the '))}: ${there.name}.`;
+  return { ok: true, text: [lead, there.description].filter(Boolean).join('\n'), events: [] };
+}
+
+/** "look in chest" / "look on table": what it holds. */
+function doLookIn(world: World, actor: NodeId, what: string, prep: 'in' | 'on'): Outcome {
+  const r = resolveSlot(world, actor, 'container', what);
+  if (!r.ok) return fail(r.message);
+  const fits = (id: NodeId) => (prep === 'on' ? world.object(id)?.surface : world.object(id)?.container);
+  const ids = r.ids.filter(fits).length ? r.ids.filter(fits) : r.ids;
+  const names = distinctNames(world, ids);
+  if (names.length > 1) return fail(`Which ${commonWord(names)} do you mean: ${listing(names.map((n) => `the ${n}`), 'or')}?`);
+  const o = world.object(ids[0]!)!;
+  const rel = o.surface && !o.container ? 'on' : o.container && !o.surface ? 'in' : prep;
+  if (!o.container && !o.surface) {
+    const loose = world.objectsIn(o.id);
+    if (!loose.length) return fail(`You can't look ${prep} ${the(o)}: nothing goes ${prep} it.`);
+  }
+  const inside = world.objectsIn(o.id, rel);
+  if (!inside.length) return { ok: true, text: rel === 'on' ? `There is nothing on ${the(o)}.` : `${capitalize(the(o))} is empty.`, events: [] };
+  return { ok: true, text: `${rel === 'on' ? 'On' : 'In'} ${the(o)}: ${listObjects(world, inside)}.`, events: [] };
+}
 
 function doExamine(world: World, actor: NodeId, what: string): Outcome {
   const room = world.roomOf(actor)!;
@@ -211,6 +332,9 @@ function doExamine(world: World, actor: NodeId, what: string): Outcome {
     return { ok: true, text: examine(world, actor, r.ids[0]!), events: [] };
   }
   if (matchScore(parsePhrase(what), world.room(room)!.name)) return { ok: true, text: examine(world, actor, room), events: [] };
+  // "look path": an exit, when nothing here is called that
+  const exit = findExit(world, room, what);
+  if (exit.ok) return doLookDir(world, actor, what);
   return fail(`You don't see any "${parsePhrase(what).words.join(' ') || what}" here.`);
 }
 

@@ -30,6 +30,13 @@ export type Intent =
   | { kind: 'shout'; text: string }
   | { kind: 'emote'; emote: Emote; who?: string }
   | { kind: 'help'; topic?: string }
+  /** "get all", "get all candles", "get all from chest", "drop all", "put all in sack": each thing by the single action's rule. */
+  | { kind: 'all'; action: 'get' | 'get_from' | 'drop' | 'put'; filter?: string; container?: string; prep?: 'in' | 'on' }
+  | { kind: 'exits' }
+  /** "look north": the room that way. */
+  | { kind: 'look_dir'; where: string }
+  /** "look in chest", "look on table": what is in or on it. */
+  | { kind: 'look_in'; what: string; prep: 'in' | 'on' }
   | { kind: 'incomplete'; message: string }
   | { kind: 'unknown'; verb: string };
 
@@ -72,8 +79,21 @@ function targetOnly(action: ActionName, rest: string, verb: string): Intent {
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** "all", "everything", "all the candles", "all of the candles": null when `text` does not start so. */
+function allOf(text: string): { filter?: string } | null {
+  const m = /^(?:all|everything)(?:\s+(?:of\s+)?(?:the\s+)?(.+))?$/i.exec(text.trim());
+  if (!m) return null;
+  return m[1] ? { filter: m[1] } : {};
+}
+
 function parseGet(rest: string, verb: string): Intent {
   if (!rest) return { kind: 'incomplete', message: `${cap(verb)} what?` };
+  const every = allOf(rest);
+  if (every) {
+    const from = splits(rest, FROM_WORDS).find(([o]) => allOf(o));
+    if (from) return { kind: 'all', action: 'get_from', ...allOf(from[0]), container: from[1] };
+    return { kind: 'all', action: 'get', ...every };
+  }
   const options: ActionSlots[] = splits(rest, FROM_WORDS).map(([o, c]) => ({ object: o, container: c }));
   // the whole phrase may be one name: "rare wood from a tree"
   if (options.length) return { kind: 'action', action: 'get_from', options: [...options, { action: 'get', object: rest }] };
@@ -82,6 +102,10 @@ function parseGet(rest: string, verb: string): Intent {
 
 function parsePut(rest: string): Intent {
   if (!rest) return { kind: 'incomplete', message: 'Put what where?' };
+  if (allOf(rest.split(/\s+/)[0]!)) {
+    const into = splits(rest, [...IN_WORDS, ...ON_WORDS]).find(([o]) => allOf(o));
+    if (into) return { kind: 'all', action: 'put', ...allOf(into[0]), container: into[1], prep: ON_WORDS.includes(into[2]) ? 'on' : 'in' };
+  }
   const options: ActionSlots[] = splits(rest, [...IN_WORDS, ...ON_WORDS]).map(([o, c, conn]) => ({
     object: o,
     container: c,
@@ -138,7 +162,11 @@ export function parse(raw: string): Intent {
       if (/^up\s+/.test(restLower)) return parseGet(rest.slice(3).trim(), 'pick up');
       if (/\s+up$/.test(restLower)) return parseGet(rest.slice(0, -3).trim(), 'pick up');
       return parseGet(rest, 'pick up');
-    case 'drop': case 'discard': return objectOnly('drop', rest, verb);
+    case 'drop': case 'discard': {
+      const every = allOf(rest);
+      return every ? { kind: 'all', action: 'drop', ...every } : objectOnly('drop', rest, verb);
+    }
+    case 'exits': return { kind: 'exits' };
     case 'put': case 'place': case 'set': case 'stow': case 'insert': case 'stash':
       if (/^on\s+/.test(restLower) && verb === 'put') return objectOnly('wear', rest.slice(3).trim(), 'put on');
       if (/^down\s+/.test(restLower)) return objectOnly('drop', rest.slice(5).trim(), 'put down');
@@ -156,6 +184,11 @@ export function parse(raw: string): Intent {
     case 'hug': case 'embrace': case 'cuddle': return targetOnly('hug', rest, verb);
     case 'look': case 'l':
       if (!rest || /^(around|here|room)$/.test(restLower)) return { kind: 'look' };
+      if (DIRECTIONS[restLower.replace(/^(to\s+the|to|towards)\s+/, '')]) return { kind: 'look_dir', where: DIRECTIONS[restLower.replace(/^(to\s+the|to|towards)\s+/, '')]! };
+      {
+        const m = /^(in|into|inside|on|onto|upon)\s+(.+)$/i.exec(rest);
+        if (m) return { kind: 'look_in', what: m[2]!, prep: ON_WORDS.includes(m[1]!.toLowerCase()) ? 'on' : 'in' };
+      }
       return { kind: 'examine', what: rest.replace(/^(at|in|into|inside|on)\s+/i, '') };
     case 'examine': case 'x': case 'inspect': case 'read': case 'ex': case 'exa':
       return rest ? { kind: 'examine', what: rest.replace(/^(at)\s+/i, '') } : { kind: 'incomplete', message: `${cap(verb === 'x' ? 'examine' : verb)} what?` };
