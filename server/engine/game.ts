@@ -3,7 +3,8 @@
  * actions a character can take. Pure: it reads and changes the World and returns events; it does
  * no I/O. A command that fails changes nothing and says why.
  */
-import { ACTIONS, firstFailure, type ActionArgs, type ActionName, type ActionRule, type Failure } from './actions/index.js';
+import { ACTIONS, firstFailure, type ActionArgs, type ActionName, type ActionRule, type Failure, type Slot } from './actions/index.js';
+import { pointable } from './actions/point.js';
 import { emoteTargetPhrase, emoteThirdPerson, type Emote } from './emotes.js';
 import { seenInRoom, type GameEvent } from './events.js';
 import { helpText } from './help.js';
@@ -63,7 +64,7 @@ export function execute(world: World, actor: NodeId, input: string): Outcome {
 export function executeIntent(world: World, actor: NodeId, intent: Intent): Outcome {
   switch (intent.kind) {
     case 'action': return doAction(world, actor, intent.action, intent.options);
-    case 'equip': return doEquip(world, actor, intent.object);
+    case 'equip': return doAction(world, actor, 'equip', [{ object: intent.object }]);
     case 'look': return { ok: true, text: look(world, actor), events: [] };
     case 'inventory': return { ok: true, text: inventory(world, actor), events: [] };
     case 'examine': return doExamine(world, actor, intent.what);
@@ -98,8 +99,17 @@ function characterPool(world: World, actor: NodeId): NodeId[] {
 
 type SlotResult = { ok: true; ids: NodeId[] } | { ok: false; message: string };
 
-function resolveSlot(world: World, actor: NodeId, slot: 'object' | 'target' | 'container', text: string): SlotResult {
-  if (slot === 'target' && /^(me|myself|self)$/i.test(text.trim())) return { ok: true, ids: [actor] };
+function resolveSlot(world: World, actor: NodeId, slot: Slot, text: string): SlotResult {
+  if ((slot === 'target' || slot === 'thing') && /^(me|myself|self)$/i.test(text.trim())) return { ok: true, ids: [actor] };
+  if (slot === 'thing') {
+    // a way out names the room it leads to: "point north"
+    const dir = DIRECTIONS[text.trim().toLowerCase()];
+    const exit = dir && world.room(world.roomOf(actor)!)!.exits.find((e) => e.label.toLowerCase() === dir);
+    if (exit) return { ok: true, ids: [exit.to] };
+    const r = resolve(world, text, pointable(world, actor));
+    if (r.kind === 'found') return { ok: true, ids: r.ids };
+    return { ok: false, message: r.kind === 'ordinal_out_of_range' ? `You only see ${r.count} of those here.` : `You don't see "${parsePhrase(text).words.join(' ') || text.trim()}" here to point at.` };
+  }
   const pool = slot === 'target' ? characterPool(world, actor) : objectPool(world, actor);
   const r = resolve(world, text, pool);
   if (r.kind === 'found') return { ok: true, ids: r.ids };
@@ -130,7 +140,7 @@ function doAction(world: World, actor: NodeId, name: ActionName, options: Action
   const readings: { exact: boolean; order: number; plan: Plan }[] = [];
   options.forEach((option, order) => {
     const rule = ACTIONS[option.action ?? name];
-    const perSlot: Partial<Record<'object' | 'target' | 'container', NodeId[]>> = {};
+    const perSlot: Partial<Record<Slot, NodeId[]>> = {};
     let problem: string | null = null;
     let exact = true;
     for (const slot of rule.slots) {
@@ -166,14 +176,9 @@ function applyAction(world: World, actor: NodeId, rule: ActionRule, args: Action
   return { ok: true, text: event.seen[actor] ?? '', events: [event], action: event.action! };
 }
 
-/** Try every binding of the resolved slots; run the one that succeeds, or ask, or explain. */
-function bindAndRun(world: World, actor: NodeId, rule: ActionRule, perSlot: Partial<Record<'object' | 'target' | 'container', NodeId[]>>, prep?: 'in' | 'on'): Outcome {
-  const plan = planAction(world, actor, rule, perSlot, prep);
-  return plan.ok ? applyAction(world, actor, plan.rule, plan.args) : plan.outcome;
-}
 
 /** The binding of the resolved slots that succeeds; else the question to ask or the nearest miss. */
-function planAction(world: World, actor: NodeId, rule: ActionRule, perSlot: Partial<Record<'object' | 'target' | 'container', NodeId[]>>, prep?: 'in' | 'on'): Plan {
+function planAction(world: World, actor: NodeId, rule: ActionRule, perSlot: Partial<Record<Slot, NodeId[]>>, prep?: 'in' | 'on'): Plan {
   let bindings: ActionArgs[] = [prep ? { prep } : {}];
   for (const slot of rule.slots) {
     const next: ActionArgs[] = [];
@@ -203,16 +208,6 @@ function planAction(world: World, actor: NodeId, rule: ActionRule, perSlot: Part
 function commonWord(names: string[]): string {
   const lastWords = new Set(names.map((n) => n.split(/\s+/).pop()));
   return lastWords.size === 1 ? [...lastWords][0]! : 'one';
-}
-
-function doEquip(world: World, actor: NodeId, text: string): Outcome {
-  const r = resolveSlot(world, actor, 'object', text);
-  if (!r.ok) return fail(r.message);
-  const id = r.ids.find((i) => world.object(i)?.wearable || world.object(i)?.weapon) ?? r.ids[0]!;
-  const o = world.object(id)!;
-  if (o.wearable) return bindAndRun(world, actor, ACTIONS.wear, { object: r.ids.filter((i) => world.object(i)?.wearable) });
-  if (o.weapon) return bindAndRun(world, actor, ACTIONS.wield, { object: r.ids.filter((i) => world.object(i)?.weapon) });
-  return fail(`You can't equip ${the(o)}: it can be neither worn nor wielded.`, 'equippable');
 }
 
 // ---- all of them --------------------------------------------------------------------------------
@@ -382,18 +377,36 @@ function doGo(world: World, actor: NodeId, where: string): Outcome {
   const r = findExit(world, from, where);
   if (!r.ok) return fail(r.message, 'exit');
   const exit = world.room(from)!.exits[r.index]!;
-  const me = world.character(actor)!;
   const way = exitPhrase(exit.label);
-  const leave = seenInRoom(world, from, actor, { actor: `You ${way.you}.`, others: `${capitalize(the(me))} ${way.they}.` });
-  world.move(actor, exit.to, 'in');
-  const arriveSeen = seenInRoom(world, exit.to, actor, { actor: '', others: `${capitalize(the(me))} arrives.` });
-  delete arriveSeen[actor];
-  const text = `You ${way.you}.\n${look(world, actor)}`;
-  const events: GameEvent[] = [
-    { type: 'leave', actor, room: from, text: exit.label, seen: { ...leave, [actor]: text } },
-    { type: 'arrive', actor, room: exit.to, seen: arriveSeen },
+  const events = moveThrough(world, actor, from, exit, `You ${way.you}.`, `${capitalize(the(world.character(actor)!))} ${way.they}.`);
+  // LIGHT's follow: whoever follows a mover and was in the room it left goes after it, and so on.
+  const moved = new Set([actor]);
+  const queue = [actor];
+  while (queue.length) {
+    const leader = queue.shift()!;
+    for (const c of world.charactersIn(from)) {
+      if (c.following !== leader || moved.has(c.id)) continue;
+      moved.add(c.id);
+      queue.push(c.id);
+      const L = the(world.character(leader)!);
+      events.push(...moveThrough(world, c.id, from, exit, `You follow ${L} and ${way.you}.`, `${capitalize(the(c))} follows ${L}.`));
+    }
+  }
+  return { ok: true, text: events[0]!.seen[actor]!, events };
+}
+
+/** One character through one exit: the room left sees it go, the new one arrive; it sees the new room. */
+function moveThrough(world: World, mover: NodeId, from: NodeId, exit: { label: string; to: NodeId }, self: string, others: string): GameEvent[] {
+  const me = world.character(mover)!;
+  const leave = seenInRoom(world, from, mover, { actor: self, others });
+  world.move(mover, exit.to, 'in');
+  const arriveSeen = seenInRoom(world, exit.to, mover, { actor: '', others: `${capitalize(the(me))} arrives.` });
+  delete arriveSeen[mover];
+  const text = `${self}\n${look(world, mover)}`;
+  return [
+    { type: 'leave', actor: mover, room: from, text: exit.label, seen: { ...leave, [mover]: text } },
+    { type: 'arrive', actor: mover, room: exit.to, seen: arriveSeen },
   ];
-  return { ok: true, text, events };
 }
 
 // ---- speech and emotes ---------------------------------------------------------------------------
@@ -499,12 +512,15 @@ function doEmote(world: World, actor: NodeId, emote: Emote, who?: string): Outco
 
 /**
  * Every graph action (LIGHT's table 12) the character can execute now, as canonical text,
- * deduplicated, in a stable order. Equal to the set of canonical actions that succeed.
+ * deduplicated, in a stable order. Equal to the set of canonical actions that succeed. With
+ * `all`, LIGHT's other mechanics too (equip, ingest, follow, unfollow, point, wait): model
+ * characters and the corpus choose among table 12 only, as LIGHT's models do.
  */
-export function validActions(world: World, actor: NodeId): string[] {
+export function validActions(world: World, actor: NodeId, opts: { all?: boolean } = {}): string[] {
   if (!world.character(actor) || !world.roomOf(actor)) return [];
   const out = new Set<string>();
   for (const rule of Object.values(ACTIONS)) {
+    if (rule.extra && !opts.all) continue;
     for (const args of rule.candidates(world, actor)) {
       if (!firstFailure(rule, world, actor, args)) out.add(rule.canonical(world, args));
     }

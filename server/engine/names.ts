@@ -121,3 +121,10 @@ export function secondPerson(text: string): string {
     return start ? capitalize(rep) : rep;
   });
 }
+
+/** How to point or look along an exit: "north", "up", "at the back door" (one article). */
+export function exitWay(label: string): string {
+  const l = label.trim();
+  if (/^(north|south|east|west|northeast|northwest|southeast|southwest|up|down|in|out)$/i.test(l)) return l;
+  return `at the ${l.replace(/^(the|a|an)\s+/i, '')}`;
+}

@@ -16,10 +16,13 @@ export interface ActionSlots {
   target?: string;
   container?: string;
   prep?: 'in' | 'on';
+  /** For `point`: anything in sight, or a room next door. */
+  thing?: string;
 }
 
 export type Intent =
   | { kind: 'action'; action: ActionName; options: ActionSlots[] }
+  /** LIGHT's equip: wear or wield, as the object affords. */
   | { kind: 'equip'; object: string }
   | { kind: 'look' }
   | { kind: 'examine'; what: string }
@@ -178,6 +181,15 @@ export function parse(raw: string): Intent {
     case 'equip': return rest ? { kind: 'equip', object: rest } : { kind: 'incomplete', message: 'Equip what?' };
     case 'remove': case 'unequip': case 'unwield': case 'doff': case 'sheathe': return objectOnly('remove', rest, verb);
     case 'eat': case 'consume': case 'devour': case 'munch': return objectOnly('eat', rest, verb);
+    case 'ingest': return objectOnly('ingest', rest, verb);
+    case 'follow': return targetOnly('follow', rest, verb);
+    case 'unfollow': return rest ? { kind: 'incomplete', message: 'Just type unfollow.' } : { kind: 'action', action: 'unfollow', options: [{}] };
+    case 'point': {
+      const what = rest.replace(/^(at|to|towards?)\s+/i, '');
+      return what ? { kind: 'action', action: 'point', options: [{ thing: what }] } : { kind: 'incomplete', message: 'Point at what?' };
+    }
+    case 'wait': case 'z':
+      return { kind: 'action', action: 'wait', options: [{}] };
     case 'drink': case 'quaff': case 'sip': case 'gulp': return objectOnly('drink', rest, verb);
     case 'hit': case 'attack': case 'punch': case 'strike': case 'kick': case 'slap': case 'smack': case 'kill':
       return targetOnly('hit', rest, verb);

@@ -123,7 +123,12 @@ export function namesExactly(world: World, text: string, id: NodeId): boolean {
   return exactName(text, name) || matchScore(parsePhrase(text), name) === 2;
 }
 
-/** Distinct names among ids, in order. */
+/** Distinct names among ids, in order; names differing only in case are one ("Farmhouse", "farmhouse"). */
 export function distinctNames(world: World, ids: NodeId[]): string[] {
-  return [...new Set(ids.map((id) => world.node(id)?.name ?? id))];
+  const byKey = new Map<string, string>();
+  for (const id of ids) {
+    const name = world.node(id)?.name ?? id;
+    if (!byKey.has(name.toLowerCase())) byKey.set(name.toLowerCase(), name);
+  }
+  return [...byKey.values()];
 }

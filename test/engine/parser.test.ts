@@ -17,7 +17,7 @@ const variants: [string, string][] = [
   ['put on the straw hat', 'wear straw hat'],
   ['put on hat', 'wear straw hat'],
   ['don hat', 'wear straw hat'],
-  ['equip hat', 'wear straw hat'],
+  ['equip hat', 'equip straw hat'],
   ['place pebble into the chest', 'put pebble in oak chest'],
   ['put pebble onto table', 'put pebble on potting table'],
   ['put pebble down', 'drop pebble'],
@@ -45,7 +45,8 @@ describe('parser variants', () => {
   it('equip a weapon wields it; take off removes', () => {
     const w = littleWorld();
     execute(w, 'gardener', 'get shovel');
-    expect(execute(w, 'gardener', 'equip shovel').action).toBe('wield shovel');
+    expect(execute(w, 'gardener', 'equip shovel').action).toBe('equip shovel');
+    expect(w.placement('shovel')).toEqual({ parent: 'gardener', rel: 'wielded' });
     expect(execute(w, 'gardener', 'unwield shovel').action).toBe('remove shovel');
     execute(w, 'gardener', 'wear hat');
     expect(execute(w, 'gardener', 'take off hat').action).toBe('remove straw hat');
