@@ -288,6 +288,8 @@ function withinReachOf(world: World, actor: NodeId, id: NodeId): boolean {
 /** "look north": the name and description of the room that way ("North: Tool Shed."). */
 function doLookDir(world: World, actor: NodeId, where: string): Outcome {
   const room = world.roomOf(actor)!;
+  // "look in" alone is a question about a container, unless a way out is called "in"
+  if (where === 'in' && !world.room(room)!.exits.some((e) => e.label.toLowerCase() === 'in')) return fail('Look in what?');
   const r = findExit(world, room, where);
   if (!r.ok) return fail(r.message.replace(/^You can't go/, "You can't look"));
   const exit = world.room(room)!.exits[r.index]!;

@@ -88,6 +88,7 @@ describe('looking about', () => {
     ['look on table', true, 'On the potting table: a clay cup.'],
     ['look in boulder', false, "You can't look in the boulder: nothing goes in it."],
     ['look in unicorn', false, 'You don\'t see any "unicorn" here.'],
+    ['look in', false, 'Look in what?'],
   ];
   for (const [typed, ok, text] of cases) {
     it(typed, () => {
