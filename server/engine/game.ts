@@ -100,9 +100,12 @@ function characterPool(world: World, actor: NodeId): NodeId[] {
 type SlotResult = { ok: true; ids: NodeId[] } | { ok: false; message: string };
 
 function resolveSlot(world: World, actor: NodeId, slot: Slot, text: string): SlotResult {
-  if ((slot === 'target' || slot === 'thing') && /^(me|myself|self)$/i.test(text.trim())) return { ok: true, ids: [actor] };
+  if (slot === 'target' && /^(me|myself|self)$/i.test(text.trim())) return { ok: true, ids: [actor] };
   if (slot === 'thing') {
-    // a way out names the room it leads to: "point north"
+    // a thing called so first; else a way out names the room it leads to: "point north"
+    const named = pointable(world, actor).filter((id) => namesExactly(world, text, id));
+    if (named.length) return { ok: true, ids: named };
+    if (/^(me|myself|self)$/i.test(text.trim())) return { ok: false, message: "You can't point at yourself." };
     const dir = DIRECTIONS[text.trim().toLowerCase()];
     const exit = dir && world.room(world.roomOf(actor)!)!.exits.find((e) => e.label.toLowerCase() === dir);
     if (exit) return { ok: true, ids: [exit.to] };
@@ -229,6 +232,8 @@ function matchesAmong(world: World, text: string, pool: NodeId[]): NodeId[] {
  */
 function doAll(world: World, actor: NodeId, intent: Extract<Intent, { kind: 'all' }>): Outcome {
   const room = world.roomOf(actor)!;
+  // "get all purpose knife", "drop everything bagel": a thing of that very name is meant
+  if (objectPool(world, actor).some((id) => namesExactly(world, intent.phrase, id))) return executeIntent(world, actor, intent.single);
   const rule = ACTIONS[intent.action];
   let container: NodeId | undefined;
   if (intent.container !== undefined) {

@@ -34,7 +34,11 @@ export type Intent =
   | { kind: 'emote'; emote: Emote; who?: string }
   | { kind: 'help'; topic?: string }
   /** "get all", "get all candles", "get all from chest", "drop all", "put all in sack": each thing by the single action's rule. */
-  | { kind: 'all'; action: 'get' | 'get_from' | 'drop' | 'put'; filter?: string; container?: string; prep?: 'in' | 'on' }
+  | {
+    kind: 'all'; action: 'get' | 'get_from' | 'drop' | 'put'; filter?: string; container?: string; prep?: 'in' | 'on';
+    /** The words read as "all ...", and the command read without "all": a thing may be called "all purpose knife". */
+    phrase: string; single: Intent;
+  }
   | { kind: 'exits' }
   /** "look north": the room that way. */
   | { kind: 'look_dir'; where: string }
@@ -89,13 +93,14 @@ function allOf(text: string): { filter?: string } | null {
   return m[1] ? { filter: m[1] } : {};
 }
 
-function parseGet(rest: string, verb: string): Intent {
+function parseGet(rest: string, verb: string, all = true): Intent {
   if (!rest) return { kind: 'incomplete', message: `${cap(verb)} what?` };
-  const every = allOf(rest);
+  const every = all ? allOf(rest) : null;
   if (every) {
+    const single = parseGet(rest, verb, false);
     const from = splits(rest, FROM_WORDS).find(([o]) => allOf(o));
-    if (from) return { kind: 'all', action: 'get_from', ...allOf(from[0]), container: from[1] };
-    return { kind: 'all', action: 'get', ...every };
+    if (from) return { kind: 'all', action: 'get_from', ...allOf(from[0]), container: from[1], phrase: from[0], single };
+    return { kind: 'all', action: 'get', ...every, phrase: rest, single };
   }
   const options: ActionSlots[] = splits(rest, FROM_WORDS).map(([o, c]) => ({ object: o, container: c }));
   // the whole phrase may be one name: "rare wood from a tree"
@@ -103,11 +108,11 @@ function parseGet(rest: string, verb: string): Intent {
   return { kind: 'action', action: 'get', options: [{ object: rest }] };
 }
 
-function parsePut(rest: string): Intent {
+function parsePut(rest: string, all = true): Intent {
   if (!rest) return { kind: 'incomplete', message: 'Put what where?' };
-  if (allOf(rest.split(/\s+/)[0]!)) {
+  if (all && allOf(rest.split(/\s+/)[0]!)) {
     const into = splits(rest, [...IN_WORDS, ...ON_WORDS]).find(([o]) => allOf(o));
-    if (into) return { kind: 'all', action: 'put', ...allOf(into[0]), container: into[1], prep: ON_WORDS.includes(into[2]) ? 'on' : 'in' };
+    if (into) return { kind: 'all', action: 'put', ...allOf(into[0]), container: into[1], prep: ON_WORDS.includes(into[2]) ? 'on' : 'in', phrase: into[0], single: parsePut(rest, false) };
   }
   const options: ActionSlots[] = splits(rest, [...IN_WORDS, ...ON_WORDS]).map(([o, c, conn]) => ({
     object: o,
@@ -167,7 +172,7 @@ export function parse(raw: string): Intent {
       return parseGet(rest, 'pick up');
     case 'drop': case 'discard': {
       const every = allOf(rest);
-      return every ? { kind: 'all', action: 'drop', ...every } : objectOnly('drop', rest, verb);
+      return every ? { kind: 'all', action: 'drop', ...every, phrase: rest, single: objectOnly('drop', rest, verb) } : objectOnly('drop', rest, verb);
     }
     case 'exits': return { kind: 'exits' };
     case 'put': case 'place': case 'set': case 'stow': case 'insert': case 'stash':

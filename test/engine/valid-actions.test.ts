@@ -74,6 +74,27 @@ describe('validActions', () => {
     }
   });
 
+  it('every listed action executes as listed when names look like commands', () => {
+    const w = littleWorld();
+    const thing = (id: string, name: string, extra: Record<string, boolean> = {}) =>
+      ({ kind: 'object' as const, id, name, prefix: 'a', description: 'A thing.', gettable: true, container: false, surface: false, weapon: false, wearable: false, food: false, drink: false, ...extra });
+    const names = ['all purpose knife', 'everything bagel', 'first aid kit', 'cup of tea from the inn', 'box on wheels', 'letter to mother', '2nd best sword',
+      'thing in a jar', 'north', 'me', 'self portrait', 'off cut', 'out of tune lute', 'the one ring', 'again'];
+    names.forEach((n, i) => w.add(thing(`t${i}`, n, /knife|sword/.test(n) ? { weapon: true } : /bagel/.test(n) ? { food: true } : {}), i % 2 ? { parent: 'garden', rel: 'in' } : { parent: 'gardener', rel: 'carried' }));
+    w.add(thing('c1', 'chest in the corner', { container: true, gettable: false }), { parent: 'garden', rel: 'in' });
+    w.add(thing('c2', 'table on the left', { surface: true, gettable: false }), { parent: 'garden', rel: 'in' });
+    w.add(thing('c3', 'all weather box', { container: true, gettable: false }), { parent: 'garden', rel: 'in' });
+    w.add(thing('pin', 'pin'), { parent: 'c1', rel: 'in' });
+    for (const [id, name] of [['g3', 'guard 3'], ['mate', 'first mate'], ['sage', 'all knowing sage']] as const) {
+      w.add({ kind: 'character', id, name, prefix: 'a', persona: 'I am here.', description: 'Someone.', policy: 'idle' }, { parent: 'garden', rel: 'in' });
+    }
+    const valid = validActions(w, 'gardener', { all: true });
+    for (const a of ['drop all purpose knife', 'get everything bagel', 'put all purpose knife in all weather box', 'point north', 'point me', 'get pin from chest in the corner', 'give first aid kit to guard 3', 'hug first mate', 'follow all knowing sage']) {
+      expect(valid).toContain(a);
+    }
+    checkEquality(w, 'gardener', new Rng(3), 300);
+  });
+
   const maps = existsSync(MAPS) ? readdirSync(MAPS).filter((f) => f.endsWith('.json')).sort() : [];
   it.skipIf(maps.length === 0)('equals the succeeding set on every shared LIGHT map (sampled)', () => {
     const rng = new Rng(11);
