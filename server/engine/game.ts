@@ -26,6 +26,11 @@ export interface Outcome {
   action?: string;
   /** When the command failed a rule: which constraint. */
   failed?: string;
+  /**
+   * The command that ran, when it is not what was typed: `again` / `!` run the last command. A log
+   * that must replay exactly records this, not "again".
+   */
+  input?: string;
 }
 
 export const MAX_INPUT_LENGTH = 1000;
@@ -55,8 +60,9 @@ export function execute(world: World, actor: NodeId, input: string): Outcome {
   if (AGAIN.test(input)) {
     const last = memory.get(actor);
     if (last === undefined) return fail('There is nothing to do again yet.');
-    input = last;
-  } else if (input.trim()) memory.set(actor, input);
+    return { ...executeIntent(world, actor, parse(sanitiseInput(last))), input: last };
+  }
+  if (input.trim()) memory.set(actor, input);
   const intent = parse(sanitiseInput(input));
   return executeIntent(world, actor, intent);
 }
