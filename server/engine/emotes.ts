@@ -22,6 +22,9 @@ const THIRD: Record<Emote, string> = {
   stare: 'stares', wave: 'waves', wink: 'winks', yawn: 'yawns',
 };
 
+/** "smiles" -> "smile": LIGHT's third-person forms, as someone might type them after "emote". */
+export const EMOTE_THIRD: Record<string, Emote> = Object.fromEntries(Object.entries(THIRD).map(([e, t]) => [t, e as Emote]));
+
 export function isEmote(word: string): word is Emote {
   return (EMOTES as readonly string[]).includes(word);
 }

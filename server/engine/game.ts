@@ -3,15 +3,16 @@
  * actions a character can take. Pure: it reads and changes the World and returns events; it does
  * no I/O. A command that fails changes nothing and says why.
  */
-import { ACTIONS, firstFailure, type ActionArgs, type ActionName, type ActionRule, type Failure } from './actions/index.js';
+import { ACTIONS, firstFailure, type ActionArgs, type ActionName, type ActionRule, type Failure, type Slot } from './actions/index.js';
+import { pointable } from './actions/point.js';
 import { emoteTargetPhrase, emoteThirdPerson, type Emote } from './emotes.js';
 import { seenInRoom, type GameEvent } from './events.js';
 import { helpText } from './help.js';
 import { capitalize, listing, the } from './names.js';
 import { DIRECTIONS, parse, type ActionSlots, type Intent } from './parser.js';
-import { distinctNames, matchScore, parsePhrase, resolve } from './resolve.js';
+import { distinctNames, matchScore, namesExactly, parsePhrase, resolve } from './resolve.js';
 import type { NodeId } from './types.js';
-import { examine, inventory, look } from './views.js';
+import { examine, exitsLine, inventory, listObjects, look } from './views.js';
 import type { World } from './world.js';
 
 export interface Outcome {
@@ -25,6 +26,11 @@ export interface Outcome {
   action?: string;
   /** When the command failed a rule: which constraint. */
   failed?: string;
+  /**
+   * The command that ran, when it is not what was typed: `again` / `!` run the last command. A log
+   * that must replay exactly records this, not "again".
+   */
+  input?: string;
 }
 
 export const MAX_INPUT_LENGTH = 1000;
@@ -37,11 +43,26 @@ export function sanitiseInput(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffd]/g, '').replace(/[\r\n\t]+/g, ' ');
 }
 
+/**
+ * Each character's last command, for `again` / `!`. Kept beside the world, not in its state: it is
+ * not part of the graph, a clone starts without it, and a failed command still changes nothing.
+ */
+const lastCommands = new WeakMap<World, Map<NodeId, string>>();
+const AGAIN = /^\s*(again|!)\s*$/i;
+
 export function execute(world: World, actor: NodeId, input: string): Outcome {
   const me = world.character(actor);
   if (!me) return fail(`There is no character "${actor}".`);
   if (!world.roomOf(actor)) return fail('You are nowhere; you cannot act.');
   if (input.length > MAX_INPUT_LENGTH) return fail(`That command is too long (${input.length} characters; the limit is ${MAX_INPUT_LENGTH}).`);
+  let memory = lastCommands.get(world);
+  if (!memory) lastCommands.set(world, (memory = new Map()));
+  if (AGAIN.test(input)) {
+    const last = memory.get(actor);
+    if (last === undefined) return fail('There is nothing to do again yet.');
+    return { ...executeIntent(world, actor, parse(sanitiseInput(last))), input: last };
+  }
+  if (input.trim()) memory.set(actor, input);
   const intent = parse(sanitiseInput(input));
   return executeIntent(world, actor, intent);
 }
@@ -49,19 +70,23 @@ export function execute(world: World, actor: NodeId, input: string): Outcome {
 export function executeIntent(world: World, actor: NodeId, intent: Intent): Outcome {
   switch (intent.kind) {
     case 'action': return doAction(world, actor, intent.action, intent.options);
-    case 'equip': return doEquip(world, actor, intent.object);
+    case 'equip': return doAction(world, actor, 'equip', [{ object: intent.object }]);
     case 'look': return { ok: true, text: look(world, actor), events: [] };
     case 'inventory': return { ok: true, text: inventory(world, actor), events: [] };
     case 'examine': return doExamine(world, actor, intent.what);
     case 'go': return doGo(world, actor, intent.where);
     case 'say': return doSay(world, actor, intent.text);
-    case 'tell': return doTell(world, actor, intent.who, intent.text, intent.whisper);
+    case 'tell': return doTell(world, actor, intent.who, intent.text, intent.whisper, intent.line);
     case 'shout': return doShout(world, actor, intent.text);
     case 'emote': return doEmote(world, actor, intent.emote, intent.who);
     case 'help': {
       const text = helpText(intent.topic);
       return text ? { ok: true, text, events: [] } : fail(`There is no help on "${intent.topic}". Type help for the list of commands.`);
     }
+    case 'all': return doAll(world, actor, intent);
+    case 'exits': return { ok: true, text: exitsLine(world, world.roomOf(actor)!), events: [] };
+    case 'look_dir': return doLookDir(world, actor, intent.where);
+    case 'look_in': return doLookIn(world, actor, intent.what, intent.prep);
     case 'incomplete': return fail(intent.message);
     case 'unknown': return fail(`I don't know the word "${intent.verb}". Type help for the list of commands.`);
   }
@@ -80,8 +105,20 @@ function characterPool(world: World, actor: NodeId): NodeId[] {
 
 type SlotResult = { ok: true; ids: NodeId[] } | { ok: false; message: string };
 
-function resolveSlot(world: World, actor: NodeId, slot: 'object' | 'target' | 'container', text: string): SlotResult {
+function resolveSlot(world: World, actor: NodeId, slot: Slot, text: string): SlotResult {
   if (slot === 'target' && /^(me|myself|self)$/i.test(text.trim())) return { ok: true, ids: [actor] };
+  if (slot === 'thing') {
+    // a thing called so first; else a way out names the room it leads to: "point north"
+    const named = pointable(world, actor).filter((id) => namesExactly(world, text, id));
+    if (named.length) return { ok: true, ids: named };
+    if (/^(me|myself|self)$/i.test(text.trim())) return { ok: false, message: "You can't point at yourself." };
+    const dir = DIRECTIONS[text.trim().toLowerCase()];
+    const exit = dir && world.room(world.roomOf(actor)!)!.exits.find((e) => e.label.toLowerCase() === dir);
+    if (exit) return { ok: true, ids: [exit.to] };
+    const r = resolve(world, text, pointable(world, actor));
+    if (r.kind === 'found') return { ok: true, ids: r.ids };
+    return { ok: false, message: r.kind === 'ordinal_out_of_range' ? `You only see ${r.count} of those here.` : `You don't see "${parsePhrase(text).words.join(' ') || text.trim()}" here to point at.` };
+  }
   const pool = slot === 'target' ? characterPool(world, actor) : objectPool(world, actor);
   const r = resolve(world, text, pool);
   if (r.kind === 'found') return { ok: true, ids: r.ids };
@@ -100,16 +137,25 @@ function resolveSlot(world: World, actor: NodeId, slot: 'object' | 'target' | 'c
 
 const MAX_BINDINGS = 400;
 
+type Plan = { ok: true; rule: ActionRule; args: ActionArgs } | { ok: false; outcome: Outcome };
+
+/**
+ * Run the first reading of the command that succeeds. Readings whose every phrase is a whole name
+ * come first ("get rare wood from a tree" is the object of that name before it is wood taken
+ * from a tree), then the parser's order; when none succeeds, the best reading says why.
+ */
 function doAction(world: World, actor: NodeId, name: ActionName, options: ActionSlots[]): Outcome {
-  const rule = ACTIONS[name];
   let firstProblem: string | null = null;
-  for (const option of options) {
-    const perSlot: Partial<Record<'object' | 'target' | 'container', NodeId[]>> = {};
+  const readings: { exact: boolean; order: number; plan: Plan }[] = [];
+  options.forEach((option, order) => {
+    const rule = ACTIONS[option.action ?? name];
+    const perSlot: Partial<Record<Slot, NodeId[]>> = {};
     let problem: string | null = null;
+    let exact = true;
     for (const slot of rule.slots) {
       const text = option[slot];
       if (text === undefined) {
-        problem = `${capitalize(name.replace('_from', ''))} what?`;
+        problem = `${capitalize(rule.name.replace('_from', ''))} what?`;
         break;
       }
       const r = resolveSlot(world, actor, slot, text);
@@ -118,18 +164,30 @@ function doAction(world: World, actor: NodeId, name: ActionName, options: Action
         break;
       }
       perSlot[slot] = r.ids;
+      if (!r.ids.some((id) => id === actor || namesExactly(world, text, id))) exact = false;
     }
     if (problem) {
       firstProblem ??= problem;
-      continue;
+      return;
     }
-    return bindAndRun(world, actor, rule, perSlot, option.prep);
-  }
+    readings.push({ exact, order, plan: planAction(world, actor, rule, perSlot, option.prep) });
+  });
+  readings.sort((x, y) => Number(y.exact) - Number(x.exact) || x.order - y.order);
+  const success = readings.find((r) => r.plan.ok);
+  if (success?.plan.ok) return applyAction(world, actor, success.plan.rule, success.plan.args);
+  const best = readings[0]?.plan;
+  if (best && !best.ok) return best.outcome;
   return fail(firstProblem ?? "I don't understand that.");
 }
 
-/** Try every binding of the resolved slots; run the one that succeeds, or ask, or explain. */
-function bindAndRun(world: World, actor: NodeId, rule: ActionRule, perSlot: Partial<Record<'object' | 'target' | 'container', NodeId[]>>, prep?: 'in' | 'on'): Outcome {
+function applyAction(world: World, actor: NodeId, rule: ActionRule, args: ActionArgs): Outcome {
+  const event = rule.apply(world, actor, args);
+  return { ok: true, text: event.seen[actor] ?? '', events: [event], action: event.action! };
+}
+
+
+/** The binding of the resolved slots that succeeds; else the question to ask or the nearest miss. */
+function planAction(world: World, actor: NodeId, rule: ActionRule, perSlot: Partial<Record<Slot, NodeId[]>>, prep?: 'in' | 'on'): Plan {
   let bindings: ActionArgs[] = [prep ? { prep } : {}];
   for (const slot of rule.slots) {
     const next: ActionArgs[] = [];
@@ -147,13 +205,12 @@ function bindAndRun(world: World, actor: NodeId, rule: ActionRule, perSlot: Part
   // Ask when differently named things remain in a slot.
   for (const slot of passing.length || furthest > 0 ? rule.slots : []) {
     const names = distinctNames(world, [...new Set(chosen.map((b) => b[slot]!))]);
-    if (names.length > 1) return fail(`Which ${slot === 'target' ? 'one' : 'do'} you mean: ${listing(names.map((n) => `the ${n}`), 'or')}?`.replace('Which one you mean', 'Whom do you mean').replace('Which do you mean', `Which ${commonWord(names)} do you mean`));
+    if (names.length > 1) return { ok: false, outcome: fail(`Which ${slot === 'target' ? 'one' : 'do'} you mean: ${listing(names.map((n) => `the ${n}`), 'or')}?`.replace('Which one you mean', 'Whom do you mean').replace('Which do you mean', `Which ${commonWord(names)} do you mean`)) };
   }
   const args = chosen[0]!;
   const failure: Failure | null = passing.length ? null : firstFailure(rule, world, actor, args);
-  if (failure) return fail(failure.message, failure.constraint);
-  const event = rule.apply(world, actor, args);
-  return { ok: true, text: event.seen[actor] ?? '', events: [event], action: event.action! };
+  if (failure) return { ok: false, outcome: fail(failure.message, failure.constraint) };
+  return { ok: true, rule, args };
 }
 
 /** The last word the names share ("old scroll", "torn scroll" -> "scroll"), else "one". */
@@ -162,17 +219,114 @@ function commonWord(names: string[]): string {
   return lastWords.size === 1 ? [...lastWords][0]! : 'one';
 }
 
-function doEquip(world: World, actor: NodeId, text: string): Outcome {
-  const r = resolveSlot(world, actor, 'object', text);
-  if (!r.ok) return fail(r.message);
-  const id = r.ids.find((i) => world.object(i)?.wearable || world.object(i)?.weapon) ?? r.ids[0]!;
-  const o = world.object(id)!;
-  if (o.wearable) return bindAndRun(world, actor, ACTIONS.wear, { object: r.ids.filter((i) => world.object(i)?.wearable) });
-  if (o.weapon) return bindAndRun(world, actor, ACTIONS.wield, { object: r.ids.filter((i) => world.object(i)?.weapon) });
-  return fail(`You can't equip ${the(o)}: it can be neither worn nor wielded.`, 'equippable');
+// ---- all of them --------------------------------------------------------------------------------
+
+/** The phrase's matches among `pool`, also read as a plural ("candles" -> candle). */
+function matchesAmong(world: World, text: string, pool: NodeId[]): NodeId[] {
+  const tries = [text, text.replace(/ies$/i, 'y'), text.replace(/es$/i, ''), text.replace(/s$/i, '')];
+  for (const t of [...new Set(tries)]) {
+    const r = resolve(world, t, pool);
+    if (r.kind === 'found') return r.ids;
+  }
+  return [];
+}
+
+/**
+ * "get all", "get all from chest", "drop all", "put all in sack", optionally of one name ("get all
+ * candles"): the single action, tried on each thing in turn with the same constraints; each that
+ * fails changes nothing and says why. It succeeds when at least one does.
+ */
+function doAll(world: World, actor: NodeId, intent: Extract<Intent, { kind: 'all' }>): Outcome {
+  const room = world.roomOf(actor)!;
+  // "get all purpose knife", "drop everything bagel": a thing of that very name is meant
+  if (objectPool(world, actor).some((id) => namesExactly(world, intent.phrase, id))) return executeIntent(world, actor, intent.single);
+  const rule = ACTIONS[intent.action];
+  let container: NodeId | undefined;
+  if (intent.container !== undefined) {
+    const r = resolveSlot(world, actor, 'container', intent.container);
+    if (!r.ok) return fail(r.message);
+    const holds = (id: NodeId) => (intent.action === 'put' ? (intent.prep === 'on' ? world.object(id)?.surface : world.object(id)?.container) : world.object(id)?.container || world.object(id)?.surface);
+    const usable = r.ids.filter((id) => holds(id) && withinReachOf(world, actor, id));
+    const ids = usable.length ? usable : r.ids;
+    const names = distinctNames(world, ids);
+    if (names.length > 1) return fail(`Which ${commonWord(names)} do you mean: ${listing(names.map((n) => `the ${n}`), 'or')}?`);
+    container = ids[0]!;
+    // the container's own constraints first: they fail the same way for every thing
+    const probe: ActionArgs = { container, ...(intent.prep ? { prep: intent.prep } : {}) };
+    for (const c of rule.constraints.slice(0, 2)) if (!c.holds(world, actor, probe)) return fail(c.failure(world, actor, probe), c.id);
+  }
+  let things: NodeId[];
+  if (intent.action === 'get') things = world.children(room, 'in').filter((id) => world.object(id));
+  else if (intent.action === 'get_from') things = world.children(container!).filter((id) => world.object(id));
+  else things = world.children(actor, 'carried').filter((id) => id !== container);
+  if (intent.filter !== undefined) {
+    const named = new Set(matchesAmong(world, intent.filter, world.visibleFrom(actor).filter((id) => world.object(id))));
+    things = things.filter((id) => named.has(id));
+  }
+  if (!things.length) {
+    const what = intent.filter !== undefined ? `"${intent.filter}"` : 'anything';
+    if (intent.action === 'get') return fail(`There isn't ${what === 'anything' ? 'anything' : `any ${what}`} here to pick up.`);
+    if (intent.action === 'get_from') return fail(`There isn't ${what === 'anything' ? 'anything' : `any ${what}`} ${world.object(container!)?.surface ? 'on' : 'in'} ${the(world.node(container!)!)}.`);
+    return fail(`You aren't carrying ${what === 'anything' ? 'anything' : `any ${what}`}${intent.action === 'put' ? ' to put there' : ''}.`);
+  }
+  const lines: string[] = [];
+  const events: GameEvent[] = [];
+  let failed: string | undefined;
+  for (const object of things) {
+    const args: ActionArgs = { object, ...(container ? { container } : {}), ...(intent.prep ? { prep: intent.prep } : {}) };
+    const f = firstFailure(rule, world, actor, args);
+    if (f) {
+      lines.push(f.message);
+      failed ??= f.constraint;
+      continue;
+    }
+    const ev = rule.apply(world, actor, args);
+    events.push(ev);
+    lines.push(ev.seen[actor] ?? '');
+  }
+  const out: Outcome = { ok: events.length > 0, text: lines.join('\n'), events };
+  if (!events.length && failed) out.failed = failed;
+  return out;
+}
+
+function withinReachOf(world: World, actor: NodeId, id: NodeId): boolean {
+  const holder = world.holderOf(id);
+  return holder ? holder === actor : world.roomOf(id) === world.roomOf(actor);
 }
 
 // ---- looking -----------------------------------------------------------------------------------
+
+/** "look north": the name and description of the room that way ("North: Tool Shed."). */
+function doLookDir(world: World, actor: NodeId, where: string): Outcome {
+  const room = world.roomOf(actor)!;
+  // "look in" alone is a question about a container, unless a way out is called "in"
+  if (where === 'in' && !world.room(room)!.exits.some((e) => e.label.toLowerCase() === 'in')) return fail('Look in what?');
+  const r = findExit(world, room, where);
+  if (!r.ok) return fail(r.message.replace(/^You can't go/, "You can't look"));
+  const exit = world.room(room)!.exits[r.index]!;
+  const there = world.room(exit.to)!;
+  const lead = `${capitalize(exit.label.replace(/^(a|an)\s+/i, 'the '))}: ${there.name}.`;
+  return { ok: true, text: [lead, there.description].filter(Boolean).join('\n'), events: [] };
+}
+
+/** "look in chest" / "look on table": what it holds. */
+function doLookIn(world: World, actor: NodeId, what: string, prep: 'in' | 'on'): Outcome {
+  const r = resolveSlot(world, actor, 'container', what);
+  if (!r.ok) return fail(r.message);
+  const fits = (id: NodeId) => (prep === 'on' ? world.object(id)?.surface : world.object(id)?.container);
+  const ids = r.ids.filter(fits).length ? r.ids.filter(fits) : r.ids;
+  const names = distinctNames(world, ids);
+  if (names.length > 1) return fail(`Which ${commonWord(names)} do you mean: ${listing(names.map((n) => `the ${n}`), 'or')}?`);
+  const o = world.object(ids[0]!)!;
+  const rel = o.surface && !o.container ? 'on' : o.container && !o.surface ? 'in' : prep;
+  if (!o.container && !o.surface) {
+    const loose = world.objectsIn(o.id);
+    if (!loose.length) return fail(`You can't look ${prep} ${the(o)}: nothing goes ${prep} it.`);
+  }
+  const inside = world.objectsIn(o.id, rel);
+  if (!inside.length) return { ok: true, text: rel === 'on' ? `There is nothing on ${the(o)}.` : `${capitalize(the(o))} is empty.`, events: [] };
+  return { ok: true, text: `${rel === 'on' ? 'On' : 'In'} ${the(o)}: ${listObjects(world, inside)}.`, events: [] };
+}
 
 function doExamine(world: World, actor: NodeId, what: string): Outcome {
   const room = world.roomOf(actor)!;
@@ -186,6 +340,9 @@ function doExamine(world: World, actor: NodeId, what: string): Outcome {
     return { ok: true, text: examine(world, actor, r.ids[0]!), events: [] };
   }
   if (matchScore(parsePhrase(what), world.room(room)!.name)) return { ok: true, text: examine(world, actor, room), events: [] };
+  // "look path": an exit, when nothing here is called that
+  const exit = findExit(world, room, what);
+  if (exit.ok) return doLookDir(world, actor, what);
   return fail(`You don't see any "${parsePhrase(what).words.join(' ') || what}" here.`);
 }
 
@@ -224,7 +381,7 @@ export function exitPhrase(label: string): { you: string; they: string } {
   if (DIRECTIONS[l.toLowerCase()] || /^(up|down|in|into|out|through|across|along|over|under|back|north|south|east|west|towards?)\b/i.test(l)) {
     return { you: `go ${l}`, they: `goes ${l}` };
   }
-  const noun = l.replace(/^the\s+/i, '');
+  const noun = l.replace(/^(the|a|an)\s+/i, '');
   return { you: `take the ${noun}`, they: `takes the ${noun}` };
 }
 
@@ -233,18 +390,36 @@ function doGo(world: World, actor: NodeId, where: string): Outcome {
   const r = findExit(world, from, where);
   if (!r.ok) return fail(r.message, 'exit');
   const exit = world.room(from)!.exits[r.index]!;
-  const me = world.character(actor)!;
   const way = exitPhrase(exit.label);
-  const leave = seenInRoom(world, from, actor, { actor: `You ${way.you}.`, others: `${capitalize(the(me))} ${way.they}.` });
-  world.move(actor, exit.to, 'in');
-  const arriveSeen = seenInRoom(world, exit.to, actor, { actor: '', others: `${capitalize(the(me))} arrives.` });
-  delete arriveSeen[actor];
-  const text = `You ${way.you}.\n${look(world, actor)}`;
-  const events: GameEvent[] = [
-    { type: 'leave', actor, room: from, text: exit.label, seen: { ...leave, [actor]: text } },
-    { type: 'arrive', actor, room: exit.to, seen: arriveSeen },
+  const events = moveThrough(world, actor, from, exit, `You ${way.you}.`, `${capitalize(the(world.character(actor)!))} ${way.they}.`);
+  // LIGHT's follow: whoever follows a mover and was in the room it left goes after it, and so on.
+  const moved = new Set([actor]);
+  const queue = [actor];
+  while (queue.length) {
+    const leader = queue.shift()!;
+    for (const c of world.charactersIn(from)) {
+      if (c.following !== leader || moved.has(c.id)) continue;
+      moved.add(c.id);
+      queue.push(c.id);
+      const L = the(world.character(leader)!);
+      events.push(...moveThrough(world, c.id, from, exit, `You follow ${L} and ${way.you}.`, `${capitalize(the(c))} follows ${L}.`));
+    }
+  }
+  return { ok: true, text: events[0]!.seen[actor]!, events };
+}
+
+/** One character through one exit: the room left sees it go, the new one arrive; it sees the new room. */
+function moveThrough(world: World, mover: NodeId, from: NodeId, exit: { label: string; to: NodeId }, self: string, others: string): GameEvent[] {
+  const me = world.character(mover)!;
+  const leave = seenInRoom(world, from, mover, { actor: self, others });
+  world.move(mover, exit.to, 'in');
+  const arriveSeen = seenInRoom(world, exit.to, mover, { actor: '', others: `${capitalize(the(me))} arrives.` });
+  delete arriveSeen[mover];
+  const text = `${self}\n${look(world, mover)}`;
+  return [
+    { type: 'leave', actor: mover, room: from, text: exit.label, seen: { ...leave, [mover]: text } },
+    { type: 'arrive', actor: mover, room: exit.to, seen: arriveSeen },
   ];
-  return { ok: true, text, events };
 }
 
 // ---- speech and emotes ---------------------------------------------------------------------------
@@ -263,20 +438,30 @@ function doSay(world: World, actor: NodeId, raw: string): Outcome {
   return { ok: true, text: seen[actor]!, events: [{ type: 'say', actor, room, text, seen }] };
 }
 
-function doTell(world: World, actor: NodeId, who: string, raw: string, whisper: boolean): Outcome {
-  let target = resolveSlot(world, actor, 'target', who);
+function doTell(world: World, actor: NodeId, who: string, raw: string, whisper: boolean, line = `${who} ${raw}`): Outcome {
+  // Where the name ends: "tell old man: hello, friend" / "tell old man, hello" (the name before the
+  // first colon or comma, when it names someone here); else the longest leading words that name
+  // someone here ("tell old man hello, friend"). The message keeps every comma.
+  let target: SlotResult = { ok: false, message: '' };
   let message = raw;
-  // "tell old man hello": the first word alone may not be the name; try two words.
-  if (target.ok && target.ids.length === 0) target = { ok: false, message: '' };
-  if (!target.ok) {
-    const words = `${who} ${raw}`.split(/\s+/);
-    for (let n = 1; n < Math.min(words.length, 5); n++) {
-      const t = resolveSlot(world, actor, 'target', words.slice(0, n).join(' '));
-      if (t.ok) {
+  const punct = /^(.+?)\s*[:,]\s*(.+)$/s.exec(line);
+  const first = punct ? resolveSlot(world, actor, 'target', punct[1]!) : null;
+  if (punct && first?.ok && first.ids.length) {
+    target = first;
+    message = punct[2]!;
+  } else {
+    const words = [...line.matchAll(/\S+/g)];
+    for (let n = Math.min(words.length - 1, 4); n >= 1 && !target.ok; n--) {
+      const end = words[n - 1]!.index! + words[n - 1]![0].length;
+      const name = line.slice(0, end).replace(/[:,]$/, '');
+      const t = resolveSlot(world, actor, 'target', name);
+      if (t.ok && t.ids.length) {
         target = t;
-        message = words.slice(n).join(' ');
+        message = line.slice(end).replace(/^\s*[:,]?\s*/, '').replace(/^that\s+/i, '');
       }
     }
+    if (!target.ok) target = resolveSlot(world, actor, 'target', words[0]?.[0] ?? who);
+    if (target.ok && !target.ids.length) target = { ok: false, message: `You don't see anyone called "${who}" here.` };
   }
   if (!target.ok) return fail(target.message);
   const names = distinctNames(world, target.ids);
@@ -340,12 +525,15 @@ function doEmote(world: World, actor: NodeId, emote: Emote, who?: string): Outco
 
 /**
  * Every graph action (LIGHT's table 12) the character can execute now, as canonical text,
- * deduplicated, in a stable order. Equal to the set of canonical actions that succeed.
+ * deduplicated, in a stable order. Equal to the set of canonical actions that succeed. With
+ * `all`, LIGHT's other mechanics too (equip, ingest, follow, unfollow, point, wait): model
+ * characters and the corpus choose among table 12 only, as LIGHT's models do.
  */
-export function validActions(world: World, actor: NodeId): string[] {
+export function validActions(world: World, actor: NodeId, opts: { all?: boolean } = {}): string[] {
   if (!world.character(actor) || !world.roomOf(actor)) return [];
   const out = new Set<string>();
   for (const rule of Object.values(ACTIONS)) {
+    if (rule.extra && !opts.all) continue;
     for (const args of rule.candidates(world, actor)) {
       if (!firstFailure(rule, world, actor, args)) out.add(rule.canonical(world, args));
     }

@@ -6,28 +6,44 @@
  * connecting word could split a command in several places ("put sword in the stone in chest"),
  * every split is offered, first split first.
  */
-import { EMOTE_ALIASES, isEmote, type Emote } from './emotes.js';
+import { EMOTE_ALIASES, EMOTE_THIRD, EMOTES, isEmote, type Emote } from './emotes.js';
 import type { ActionName } from './actions/index.js';
 
 export interface ActionSlots {
+  /** This reading's action, when it is not the intent's own ("get X from Y" may name one object). */
+  action?: ActionName;
   object?: string;
   target?: string;
   container?: string;
   prep?: 'in' | 'on';
+  /** For `point`: anything in sight, or a room next door. */
+  thing?: string;
 }
 
 export type Intent =
   | { kind: 'action'; action: ActionName; options: ActionSlots[] }
+  /** LIGHT's equip: wear or wield, as the object affords. */
   | { kind: 'equip'; object: string }
   | { kind: 'look' }
   | { kind: 'examine'; what: string }
   | { kind: 'inventory' }
   | { kind: 'go'; where: string }
   | { kind: 'say'; text: string }
-  | { kind: 'tell'; who: string; text: string; whisper: boolean }
+  | { kind: 'tell'; who: string; text: string; whisper: boolean; line?: string }
   | { kind: 'shout'; text: string }
   | { kind: 'emote'; emote: Emote; who?: string }
   | { kind: 'help'; topic?: string }
+  /** "get all", "get all candles", "get all from chest", "drop all", "put all in sack": each thing by the single action's rule. */
+  | {
+    kind: 'all'; action: 'get' | 'get_from' | 'drop' | 'put'; filter?: string; container?: string; prep?: 'in' | 'on';
+    /** The words read as "all ...", and the command read without "all": a thing may be called "all purpose knife". */
+    phrase: string; single: Intent;
+  }
+  | { kind: 'exits' }
+  /** "look north": the room that way. */
+  | { kind: 'look_dir'; where: string }
+  /** "look in chest", "look on table": what is in or on it. */
+  | { kind: 'look_in'; what: string; prep: 'in' | 'on' }
   | { kind: 'incomplete'; message: string }
   | { kind: 'unknown'; verb: string };
 
@@ -70,15 +86,34 @@ function targetOnly(action: ActionName, rest: string, verb: string): Intent {
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-function parseGet(rest: string, verb: string): Intent {
+/** "all", "everything", "all the candles", "all of the candles": null when `text` does not start so. */
+function allOf(text: string): { filter?: string } | null {
+  const m = /^(?:all|everything)(?:\s+(?:of\s+)?(?:the\s+)?(.+))?$/i.exec(text.trim());
+  if (!m) return null;
+  return m[1] ? { filter: m[1] } : {};
+}
+
+function parseGet(rest: string, verb: string, all = true): Intent {
   if (!rest) return { kind: 'incomplete', message: `${cap(verb)} what?` };
+  const every = all ? allOf(rest) : null;
+  if (every) {
+    const single = parseGet(rest, verb, false);
+    const from = splits(rest, FROM_WORDS).find(([o]) => allOf(o));
+    if (from) return { kind: 'all', action: 'get_from', ...allOf(from[0]), container: from[1], phrase: from[0], single };
+    return { kind: 'all', action: 'get', ...every, phrase: rest, single };
+  }
   const options: ActionSlots[] = splits(rest, FROM_WORDS).map(([o, c]) => ({ object: o, container: c }));
-  if (options.length) return { kind: 'action', action: 'get_from', options: [...options] };
+  // the whole phrase may be one name: "rare wood from a tree"
+  if (options.length) return { kind: 'action', action: 'get_from', options: [...options, { action: 'get', object: rest }] };
   return { kind: 'action', action: 'get', options: [{ object: rest }] };
 }
 
-function parsePut(rest: string): Intent {
+function parsePut(rest: string, all = true): Intent {
   if (!rest) return { kind: 'incomplete', message: 'Put what where?' };
+  if (all && allOf(rest.split(/\s+/)[0]!)) {
+    const into = splits(rest, [...IN_WORDS, ...ON_WORDS]).find(([o]) => allOf(o));
+    if (into) return { kind: 'all', action: 'put', ...allOf(into[0]), container: into[1], prep: ON_WORDS.includes(into[2]) ? 'on' : 'in', phrase: into[0], single: parsePut(rest, false) };
+  }
   const options: ActionSlots[] = splits(rest, [...IN_WORDS, ...ON_WORDS]).map(([o, c, conn]) => ({
     object: o,
     container: c,
@@ -110,8 +145,8 @@ function parseSteal(rest: string, verb: string): Intent {
 function parseTell(rest: string, whisper: boolean, verb: string): Intent {
   const m = /^(?:to\s+)?(.+?)\s*[:,]\s*(.+)$/s.exec(rest) ?? /^(?:to\s+)?(\S+(?:\s+\S+)?)\s+(?:that\s+)?(.+)$/s.exec(rest);
   if (!m) return { kind: 'incomplete', message: `${cap(verb)} whom what? Try: ${verb} orc hello` };
-  // Prefer a single-word name when the colon form was not used; the game retries with two words.
-  return { kind: 'tell', who: m[1]!, text: m[2]!, whisper };
+  // A first guess; the game decides where the name ends from who is here, on the whole line.
+  return { kind: 'tell', who: m[1]!, text: m[2]!, whisper, line: rest.replace(/^to\s+/i, '') };
 }
 
 /**
@@ -135,7 +170,11 @@ export function parse(raw: string): Intent {
       if (/^up\s+/.test(restLower)) return parseGet(rest.slice(3).trim(), 'pick up');
       if (/\s+up$/.test(restLower)) return parseGet(rest.slice(0, -3).trim(), 'pick up');
       return parseGet(rest, 'pick up');
-    case 'drop': case 'discard': return objectOnly('drop', rest, verb);
+    case 'drop': case 'discard': {
+      const every = allOf(rest);
+      return every ? { kind: 'all', action: 'drop', ...every, phrase: rest, single: objectOnly('drop', rest, verb) } : objectOnly('drop', rest, verb);
+    }
+    case 'exits': return { kind: 'exits' };
     case 'put': case 'place': case 'set': case 'stow': case 'insert': case 'stash':
       if (/^on\s+/.test(restLower) && verb === 'put') return objectOnly('wear', rest.slice(3).trim(), 'put on');
       if (/^down\s+/.test(restLower)) return objectOnly('drop', rest.slice(5).trim(), 'put down');
@@ -147,12 +186,26 @@ export function parse(raw: string): Intent {
     case 'equip': return rest ? { kind: 'equip', object: rest } : { kind: 'incomplete', message: 'Equip what?' };
     case 'remove': case 'unequip': case 'unwield': case 'doff': case 'sheathe': return objectOnly('remove', rest, verb);
     case 'eat': case 'consume': case 'devour': case 'munch': return objectOnly('eat', rest, verb);
+    case 'ingest': return objectOnly('ingest', rest, verb);
+    case 'follow': return targetOnly('follow', rest, verb);
+    case 'unfollow': return rest ? { kind: 'incomplete', message: 'Just type unfollow.' } : { kind: 'action', action: 'unfollow', options: [{}] };
+    case 'point': {
+      const what = rest.replace(/^(at|to|towards?)\s+/i, '');
+      return what ? { kind: 'action', action: 'point', options: [{ thing: what }] } : { kind: 'incomplete', message: 'Point at what?' };
+    }
+    case 'wait': case 'z':
+      return { kind: 'action', action: 'wait', options: [{}] };
     case 'drink': case 'quaff': case 'sip': case 'gulp': return objectOnly('drink', rest, verb);
     case 'hit': case 'attack': case 'punch': case 'strike': case 'kick': case 'slap': case 'smack': case 'kill':
       return targetOnly('hit', rest, verb);
     case 'hug': case 'embrace': case 'cuddle': return targetOnly('hug', rest, verb);
     case 'look': case 'l':
       if (!rest || /^(around|here|room)$/.test(restLower)) return { kind: 'look' };
+      if (DIRECTIONS[restLower.replace(/^(to\s+the|to|towards)\s+/, '')]) return { kind: 'look_dir', where: DIRECTIONS[restLower.replace(/^(to\s+the|to|towards)\s+/, '')]! };
+      {
+        const m = /^(in|into|inside|on|onto|upon)\s+(.+)$/i.exec(rest);
+        if (m) return { kind: 'look_in', what: m[2]!, prep: ON_WORDS.includes(m[1]!.toLowerCase()) ? 'on' : 'in' };
+      }
       return { kind: 'examine', what: rest.replace(/^(at|in|into|inside|on)\s+/i, '') };
     case 'examine': case 'x': case 'inspect': case 'read': case 'ex': case 'exa':
       return rest ? { kind: 'examine', what: rest.replace(/^(at)\s+/i, '') } : { kind: 'incomplete', message: `${cap(verb === 'x' ? 'examine' : verb)} what?` };
@@ -164,6 +217,14 @@ export function parse(raw: string): Intent {
     case 'tell': return parseTell(speech, false, verb);
     case 'whisper': return parseTell(speech, true, verb);
     case 'shout': case 'yell': case 'holler': return rest ? { kind: 'shout', text: speech } : { kind: 'incomplete', message: 'Shout what?' };
+    case 'emote': case 'emotes': {
+      // LIGHT's canonical form: "emote smile"; a target as the emotes take one: "emote wave at orc"
+      if (!rest) return { kind: 'incomplete', message: `Emote what? You can: ${EMOTES.join(', ')}.` };
+      const [first = '', ...more] = rest.split(/\s+/);
+      const inner = parse([EMOTE_THIRD[first.toLowerCase()] ?? first, ...more].join(' '));
+      if (inner.kind === 'emote') return inner;
+      return { kind: 'incomplete', message: `What emotion is that? You can: ${EMOTES.join(', ')}.` };
+    }
     case 'help': case 'commands': case '?': return rest ? { kind: 'help', topic: restLower } : { kind: 'help' };
     default: {
       if (!rest && DIRECTIONS[verb]) return { kind: 'go', where: DIRECTIONS[verb]! };

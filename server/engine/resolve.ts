@@ -73,10 +73,37 @@ export type Resolution =
 
 /**
  * Nodes among `pool` named by `text`, best first: exact names before partial ones. With an
- * ordinal, exactly that one of the matches (in pool order).
+ * ordinal, exactly that one of the matches (in pool order). A name that itself ends in a number
+ * or starts with an ordinal word ("kha warrior 2", "first mate") is matched whole before any
+ * ordinal is read from it; when the ordinal reading finds too few, the whole words are tried.
  */
 export function resolve(world: World, text: string, pool: NodeId[]): Resolution {
   const phrase = parsePhrase(text);
+  const whole = pool.filter((id) => exactName(text, world.node(id)?.name ?? ''));
+  if (whole.length) return { kind: 'found', ids: whole };
+  const r = resolvePhrase(world, phrase, pool);
+  if (phrase.ordinal === undefined || r.kind !== 'ordinal_out_of_range') return r;
+  const partial = resolvePhrase(world, literalPhrase(text), pool);
+  return partial.kind === 'found' ? partial : r;
+}
+
+/** The phrase's words with a leading article dropped and no ordinal read from them. */
+function literalPhrase(text: string): Phrase {
+  const words = normaliseWords(text);
+  if (words.length > 1 && ARTICLES.has(words[0]!)) words.shift();
+  return { words, text: text.trim() };
+}
+
+const sameWords = (x: string[], y: string[]) => x.length > 0 && x.length === y.length && x.every((w, i) => w === y[i]);
+
+/** `text` is `name`, word for word, with or without a leading article on either. */
+export function exactName(text: string, name: string): boolean {
+  const t = normaliseWords(text);
+  const n = normaliseWords(name);
+  return sameWords(t, n) || (ARTICLES.has(t[0] ?? '') && sameWords(t.slice(1), n)) || (ARTICLES.has(n[0] ?? '') && sameWords(t, n.slice(1)));
+}
+
+function resolvePhrase(world: World, phrase: Phrase, pool: NodeId[]): Resolution {
   const scored = pool
     .map((id) => ({ id, score: matchScore(phrase, world.node(id)?.name ?? '') }))
     .filter((m) => m.score > 0);
@@ -90,7 +117,18 @@ export function resolve(world: World, text: string, pool: NodeId[]): Resolution 
   return { kind: 'found', ids: matches };
 }
 
-/** Distinct names among ids, in order. */
+/** Does `text` name `id` exactly (its whole name, articles aside)? */
+export function namesExactly(world: World, text: string, id: NodeId): boolean {
+  const name = world.node(id)?.name ?? '';
+  return exactName(text, name) || matchScore(parsePhrase(text), name) === 2;
+}
+
+/** Distinct names among ids, in order; names differing only in case are one ("Farmhouse", "farmhouse"). */
 export function distinctNames(world: World, ids: NodeId[]): string[] {
-  return [...new Set(ids.map((id) => world.node(id)?.name ?? id))];
+  const byKey = new Map<string, string>();
+  for (const id of ids) {
+    const name = world.node(id)?.name ?? id;
+    if (!byKey.has(name.toLowerCase())) byKey.set(name.toLowerCase(), name);
+  }
+  return [...byKey.values()];
 }

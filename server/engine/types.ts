@@ -46,6 +46,8 @@ export interface CharacterNode {
   /** Second-person description ("You see a..." is not required; any prose addressed to the viewer). */
   description: string;
   policy: PolicyKind;
+  /** Whom it follows (LIGHT's follow): when they leave a room it is in, it goes after them. */
+  following?: NodeId;
 }
 
 /** Object affordances, as in LIGHT: what can be done with an object. */

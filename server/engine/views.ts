@@ -1,5 +1,6 @@
 /** What a character sees when it looks around, examines something or checks its inventory. */
-import { a, capitalize, listing, the } from './names.js';
+import { a, capitalize, counted, countedName, listing, secondPerson, the } from './names.js';
+import type { CharacterNode } from './types.js';
 import type { NodeId, ObjectNode } from './types.js';
 import type { World } from './world.js';
 
@@ -9,10 +10,30 @@ export function describeObject(w: World, o: ObjectNode, depth = 0): string {
   const onTop = w.objectsIn(o.id, 'on');
   const parts: string[] = [];
   if (depth < 3) {
-    if (inside.length) parts.push(`in it: ${listing(inside.map((c) => describeObject(w, c, depth + 1)))}`);
-    if (onTop.length) parts.push(`on it: ${listing(onTop.map((c) => describeObject(w, c, depth + 1)))}`);
+    if (inside.length) parts.push(`in it: ${listObjects(w, inside, depth + 1)}`);
+    if (onTop.length) parts.push(`on it: ${listObjects(w, onTop, depth + 1)}`);
   }
   return parts.length ? `${a(o)} (${parts.join('; ')})` : a(o);
+}
+
+/** "two candles, an apple and a chest (in it: a coin)": identical things counted, the rest listed. */
+export function listObjects(w: World, objects: ObjectNode[], depth = 0): string {
+  return listing(objectPhrases(w, objects, depth));
+}
+
+function objectPhrases(w: World, objects: ObjectNode[], depth = 0): string[] {
+  return counted(
+    objects,
+    (o) => `${o.prefix}\u0000${describeObject(w, o, depth)}`,
+    (o) => describeObject(w, o, depth),
+    // only things with nothing in or on them are counted: "two chests" would hide what each holds
+    (o, n) => (describeObject(w, o, depth) === a(o) ? countedName(o, n) : null),
+  );
+}
+
+/** "Two guards and Maud": people of one name counted, proper names listed. */
+function peoplePhrases(people: CharacterNode[]): string[] {
+  return counted(people, (c) => `${c.prefix}\u0000${c.name}`, (c) => a(c), (c, n) => countedName(c, n));
 }
 
 export function exitsLine(w: World, room: NodeId): string {
@@ -27,9 +48,9 @@ export function look(w: World, actor: NodeId): string {
   if (!room) return 'You are nowhere at all.';
   const lines = [room.name, room.description, exitsLine(w, room.id)];
   const objects = w.objectsIn(room.id, 'in');
-  if (objects.length) lines.push(`You see ${listing(objects.map((o) => describeObject(w, o)))}.`);
+  if (objects.length) lines.push(`You see ${listObjects(w, objects)}.`);
   const people = w.charactersIn(room.id).filter((c) => c.id !== actor);
-  if (people.length) lines.push(`${capitalize(listing(people.map((c) => a(c))))} ${people.length === 1 ? 'is' : 'are'} here.`);
+  if (people.length) lines.push(`${capitalize(listing(peoplePhrases(people)))} ${people.length === 1 ? 'is' : 'are'} here.`);
   return lines.join('\n');
 }
 
@@ -39,9 +60,9 @@ function heldLines(w: World, who: NodeId, self: boolean): string[] {
   const wielded = w.objectsIn(who, 'wielded');
   const subj = self ? 'You are' : 'They are';
   const lines: string[] = [];
-  if (carried.length) lines.push(`${subj} carrying ${listing(carried.map((o) => describeObject(w, o)))}.`);
-  if (worn.length) lines.push(`${subj} wearing ${listing(worn.map((o) => describeObject(w, o)))}.`);
-  if (wielded.length) lines.push(`${subj} wielding ${listing(wielded.map((o) => describeObject(w, o)))}.`);
+  if (carried.length) lines.push(`${subj} carrying ${listObjects(w, carried)}.`);
+  if (worn.length) lines.push(`${subj} wearing ${listObjects(w, worn)}.`);
+  if (wielded.length) lines.push(`${subj} wielding ${listObjects(w, wielded)}.`);
   return lines;
 }
 
@@ -55,14 +76,19 @@ export function examine(w: World, viewer: NodeId, id: NodeId): string {
   if (!n) return 'There is nothing like that here.';
   if (n.kind === 'room') return [n.name, n.description, n.backstory, exitsLine(w, n.id)].join('\n');
   if (n.kind === 'character') {
-    if (id === viewer) return [`You are ${a(n)}.`, n.description, ...heldLines(w, id, true)].join('\n');
+    // yourself: your persona in the second person, not the description others read
+    if (id === viewer) {
+      const self = n.persona.trim() ? secondPerson(n.persona.trim()) : '';
+      const intro = /^I am\b/i.test(n.persona.trim()) ? [] : [`You are ${a(n)}.`];
+      return [...intro, ...(self ? [self] : []), ...heldLines(w, id, true)].join('\n');
+    }
     return [capitalize(a(n)) + '.', n.description, ...heldLines(w, id, false)].join('\n');
   }
   const lines = [n.description];
   const inside = w.objectsIn(id, 'in');
   const onTop = w.objectsIn(id, 'on');
-  if (n.container) lines.push(inside.length ? `In ${the(n)}: ${listing(inside.map((o) => describeObject(w, o)))}.` : `${capitalize(the(n))} is empty.`);
-  else if (inside.length) lines.push(`In ${the(n)}: ${listing(inside.map((o) => describeObject(w, o)))}.`);
-  if (n.surface) lines.push(onTop.length ? `On ${the(n)}: ${listing(onTop.map((o) => describeObject(w, o)))}.` : `There is nothing on ${the(n)}.`);
+  if (n.container) lines.push(inside.length ? `In ${the(n)}: ${listObjects(w, inside)}.` : `${capitalize(the(n))} is empty.`);
+  else if (inside.length) lines.push(`In ${the(n)}: ${listObjects(w, inside)}.`);
+  if (n.surface) lines.push(onTop.length ? `On ${the(n)}: ${listObjects(w, onTop)}.` : `There is nothing on ${the(n)}.`);
   return lines.join('\n');
 }

@@ -183,6 +183,14 @@ export class World {
     this.kids.delete(id);
   }
 
+  /** Make a character follow another, or no one (LIGHT's follow / unfollow). */
+  setFollowing(id: NodeId, leader: NodeId | undefined): void {
+    const c = this.character(id);
+    if (!c) return;
+    if (leader === undefined) delete c.following;
+    else c.following = leader;
+  }
+
   /** Take a node out of the world without destroying it (it keeps its own contents). */
   unplace(id: NodeId): void {
     const p = this.state.placement[id];

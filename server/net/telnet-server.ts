@@ -223,7 +223,8 @@ export class TelnetSession extends Connection {
   sendWelcome(session: Session, resumed: boolean): void {
     this.step = { kind: 'playing' };
     this.lastRoom = null;
-    const lines = [resumed ? `You take up ${session.character.name} again.` : `You are now ${session.character.name}.`];
+    const who = /^\p{Lu}/u.test(session.character.name) ? session.character.name : `the ${session.character.name}`; // "the street urchin", "Maud"
+    const lines = [resumed ? `You take up ${who} again.` : `You are now ${who}.`];
     if (!session.account) lines.push(`To resume after a disconnect, type: resume ${session.token}`);
     lines.push('Type help for commands, who for who is playing, quit to leave.');
     // No prompt yet: what the character sees follows at once.

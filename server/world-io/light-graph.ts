@@ -5,7 +5,10 @@
  * as they are, so an import followed by an export keeps every field the engine uses.
  *
  * Mapping: an object with `container: true` holds things `in` it when its `surface_type` is
- * "in", `on` it when "on". `wieldable` is our `weapon`. An object held by an agent with
+ * "in", `on` it when "on" or absent (LIGHT's default). `wieldable` is our `weapon`. Flags are read
+ * as LIGHT reads them: numbers count (`1.0` is true), and the `is_*` aliases (`is_gettable`,
+ * `is_wearable`, `is_weapon`, `is_food`, `is_drink`, `is_container`, `is_surface`) are read when
+ * the plain name is absent. An object held by an agent with
  * `equipped` set is wielded if it is wieldable, else worn if wearable, else carried.
  */
 import { WorldFileError, type WorldFileProblem } from '../engine/world-file.js';
@@ -27,14 +30,25 @@ export function isLightGraph(data: unknown): data is LightGraph {
 }
 
 const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
-const bool = (v: unknown): boolean => v === true;
+/**
+ * A flag as LIGHT's Python reads it: true, or a number other than 0 (LIGHT's maps write
+ * `"gettable": 1.0`), or the strings "true" / "1" / "yes"; everything else is false.
+ */
+export const truthy = (v: unknown): boolean =>
+  v === true || (typeof v === 'number' && v !== 0 && !Number.isNaN(v)) || (typeof v === 'string' && /^(true|1|yes)$/i.test(v.trim()));
+
+/** LIGHT's `props.get(name, props.get(alias, fallback))`: the first key present decides. */
+function flag(n: Record<string, unknown>, names: string[], fallback: boolean): boolean {
+  for (const k of names) if (k in n) return truthy(n[k]);
+  return fallback;
+}
 
 export function importLightGraph(data: LightGraph, opts: { file: string; seed?: number; title?: string }): { state: WorldState; start: NodeId | null } {
   const problems: WorldFileProblem[] = [];
   const nodes: Record<NodeId, GraphNode> = {};
   const raw = data.nodes;
   const kindOf = (n: LightNode): 'room' | 'character' | 'object' | null =>
-    n['room'] === true ? 'room' : n['agent'] === true ? 'character' : n['object'] === true ? 'object' : null;
+    truthy(n['room']) ? 'room' : truthy(n['agent']) ? 'character' : truthy(n['object']) ? 'object' : null;
 
   for (const [id, n] of Object.entries(raw)) {
     if (typeof n !== 'object' || n === null) {
@@ -57,18 +71,22 @@ export function importLightGraph(data: LightGraph, opts: { file: string; seed?: 
     } else if (kind === 'character') {
       const ch: CharacterNode = {
         kind: 'character', id, name, prefix: str(n['name_prefix'], 'a'), persona: str(n['persona']), description: str(n['desc']),
-        policy: n['is_player'] === true ? 'human' : 'idle',
+        policy: flag(n, ['is_player', '_human'], false) ? 'human' : 'idle',
       };
       nodes[id] = ch;
     } else {
-      const container = bool(n['container']);
-      const surfaceType = str(n['surface_type'], 'in');
+      // as LIGHT's GraphObject: is_container / is_surface make a container; surface_type defaults
+      // to "on", and is_surface, when present, decides it (1 "on", else "in")
+      const container = flag(n, ['container'], false) || truthy(n['is_container']) || truthy(n['is_surface']);
+      let surfaceType = str(n['surface_type'], 'on');
+      if ('is_surface' in n) surfaceType = Number(n['is_surface']) === 1 ? 'on' : 'in';
       const obj: ObjectNode = {
         kind: 'object', id, name, prefix: str(n['name_prefix'], 'a'), description: str(n['desc']),
-        gettable: n['gettable'] === undefined ? true : bool(n['gettable']),
+        gettable: flag(n, ['gettable', 'is_gettable'], true),
         container: container && surfaceType !== 'on',
         surface: container && surfaceType === 'on',
-        weapon: bool(n['wieldable']), wearable: bool(n['wearable']), food: bool(n['food']), drink: bool(n['drink']),
+        weapon: flag(n, ['wieldable', 'is_weapon'], false), wearable: flag(n, ['wearable', 'is_wearable'], false),
+        food: flag(n, ['food', 'is_food'], false), drink: flag(n, ['drink', 'is_drink'], false),
       };
       nodes[id] = obj;
     }
@@ -94,8 +112,12 @@ export function importLightGraph(data: LightGraph, opts: { file: string; seed?: 
     }
     if (p.kind === 'room') placement[id] = { parent, rel: 'in' };
     else if (p.kind === 'character') {
-      const equipped = n['equipped'] !== null && n['equipped'] !== undefined && n['equipped'] !== false;
-      placement[id] = { parent, rel: equipped && node.weapon ? 'wielded' : equipped && node.wearable ? 'worn' : 'carried' };
+      // LIGHT writes equipped as true, or as "wear" / "wield"
+      const e = n['equipped'];
+      const equipped = typeof e === 'string' ? e !== '' : truthy(e);
+      const rel = e === 'wear' && node.wearable ? 'worn' : e === 'wield' && node.weapon ? 'wielded'
+        : equipped && node.weapon ? 'wielded' : equipped && node.wearable ? 'worn' : 'carried';
+      placement[id] = { parent, rel };
     } else placement[id] = { parent, rel: p.surface ? 'on' : 'in' };
   }
   if (problems.length) throw new WorldFileError(problems);

@@ -18,6 +18,8 @@ type Row = {
   says?: RegExp;
   /** LIGHT's canonical text of the executed action, when it differs from the command */
   canonical?: string;
+  /** any other effect to check after a success */
+  check?: (w: World) => void;
 };
 
 const rows: Record<string, Row[]> = {
@@ -101,6 +103,43 @@ const rows: Record<string, Row[]> = {
     { command: 'hug kitty', says: /You hug the kitty/ },
     { command: 'hug kitty', fails: 'same_room', setup: (w) => w.move('kitty', 'shed', 'in') },
   ],
+  // LIGHT's other mechanics
+  equip: [
+    { command: 'equip straw hat', effect: [['hat', 'gardener', 'worn']], says: /^You put on the straw hat\.$/ },
+    { command: 'equip hat', canonical: 'equip straw hat', effect: [['hat', 'gardener', 'worn']] },
+    { command: 'equip shovel', setup: (w) => w.move('shovel', 'gardener', 'carried'), effect: [['shovel', 'gardener', 'wielded']], says: /^You wield the shovel\.$/ },
+    { command: 'equip shovel', fails: 'carried' },
+    { command: 'equip pebble', fails: 'equippable', says: /neither worn nor wielded/ },
+  ],
+  ingest: [
+    { command: 'ingest apple', effect: [['apple', null]], says: /^You eat the apple\.$/ },
+    { command: 'ingest flask of ale', effect: [['ale', null]], says: /^You drink the flask of ale\.$/ },
+    { command: 'ingest clay cup', fails: 'carried' },
+    { command: 'ingest pebble', fails: 'ingestible', says: /can't eat or drink the pebble/ },
+  ],
+  follow: [
+    { command: 'follow orc', says: /^You start following the orc\.$/, check: (w) => expect(w.character('gardener')!.following).toBe('orc') },
+    { command: 'follow kitty', setup: (w) => w.setFollowing('gardener', 'orc'), says: /^You stop following the orc and start following the kitty\.$/, check: (w) => expect(w.character('gardener')!.following).toBe('kitty') },
+    { command: 'follow ghost', fails: 'same_room' },
+    { command: 'follow orc', setup: (w) => w.setFollowing('gardener', 'orc'), fails: 'not_following', says: /already following the orc/ },
+  ],
+  unfollow: [
+    { command: 'unfollow', setup: (w) => w.setFollowing('gardener', 'orc'), says: /^You stop following the orc\.$/, check: (w) => expect(w.character('gardener')!.following).toBeUndefined() },
+    { command: 'unfollow', fails: 'following', says: /aren't following anyone/ },
+  ],
+  point: [
+    { command: 'point orc', says: /^You point at the orc\.$/ },
+    { command: 'point silver ring', says: /^You point at the silver ring carried by the orc\.$/ },
+    { command: 'point at the hat', canonical: 'point straw hat', says: /^You point at the straw hat you are carrying\.$/ },
+    { command: 'point gold coin', says: /^You point at the gold coin\.$/ },
+    { command: 'point north', canonical: 'point tool shed', says: /^You point north, toward Tool Shed\.$/ },
+    { command: 'point tool shed', says: /^You point north, toward Tool Shed\.$/ },
+    { command: 'point rake', fails: 'same_room' },
+  ],
+  wait: [
+    { command: 'wait', says: /^You wait\.$/ },
+    { command: 'z', canonical: 'wait', says: /^You wait\.$/ },
+  ],
 };
 
 describe("LIGHT's actions", () => {
@@ -138,6 +177,7 @@ describe("LIGHT's actions", () => {
               if (parent === null) expect(w.has(id)).toBe(false);
               else expect(w.placement(id)).toEqual({ parent, rel });
             }
+            row.check?.(w);
           }
         });
       }
@@ -156,6 +196,9 @@ describe("LIGHT's actions", () => {
       ['steal', { object: 'lantern', target: 'ghost' }],
       ['hit', { target: 'ghost' }],
       ['hug', { target: 'carter' }],
+      ['follow', { target: 'ghost' }],
+      ['point', { thing: 'rake' }],
+      ['point', { thing: 'road' }],
     ];
     w.move('chest', 'shed', 'in');
     for (const [name, args] of cases) {
@@ -186,5 +229,52 @@ describe("LIGHT's actions", () => {
     const out = execute(w, 'gardener', 'put sack in box');
     expect(out.ok).toBe(false);
     expect(out.failed).toBe('not_self');
+  });
+});
+
+describe("LIGHT's other mechanics, seen by each viewer", () => {
+  it('a follower goes where its leader goes, and its own followers after it; not from another room', () => {
+    const w = littleWorld();
+    execute(w, 'kitty', 'follow orc');
+    execute(w, 'gardener', 'follow kitty');
+    const out = execute(w, 'orc', 'n');
+    expect(out.ok).toBe(true);
+    expect(w.roomOf('kitty')).toBe('shed');
+    expect(w.roomOf('gardener')).toBe('shed');
+    const kittyLeaves = out.events.find((e) => e.type === 'leave' && e.actor === 'kitty')!;
+    expect(kittyLeaves.seen['kitty']).toMatch(/^You follow the orc and go north\.\nTool Shed/);
+    expect(kittyLeaves.seen['gardener']).toBe('The kitty follows the orc.');
+    const gardenerArrives = out.events.find((e) => e.type === 'arrive' && e.actor === 'gardener')!;
+    expect(gardenerArrives.seen['ghost']).toBe('The gardener arrives.');
+    expect(gardenerArrives.seen['orc']).toBe('The gardener arrives.');
+    // the orc goes on alone when the others are not in its room
+    w.move('kitty', 'garden', 'in');
+    w.move('gardener', 'garden', 'in');
+    execute(w, 'orc', 'go back door');
+    expect(w.roomOf('kitty')).toBe('garden');
+  });
+
+  it('follow and unfollow are seen by the two of them only', () => {
+    const w = littleWorld();
+    expect(execute(w, 'gardener', 'follow orc').events[0]!.seen).toEqual({ gardener: 'You start following the orc.', orc: 'The gardener starts following you.' });
+    expect(execute(w, 'gardener', 'unfollow').events[0]!.seen).toEqual({ gardener: 'You stop following the orc.', orc: 'The gardener stops following you.' });
+  });
+
+  it('pointing at what someone holds tells them, and the room sees it', () => {
+    const w = littleWorld();
+    expect(execute(w, 'gardener', 'point ring').events[0]!.seen).toEqual({
+      gardener: 'You point at the silver ring carried by the orc.', orc: 'The gardener points at the silver ring you are carrying.', kitty: 'The gardener points at the silver ring carried by the orc.',
+    });
+    expect(execute(w, 'gardener', 'point at the club').events[0]!.seen['orc']).toBe('The gardener points at the club you are wielding.');
+    expect(execute(w, 'gardener', 'point kitty').events[0]!.seen).toEqual({ gardener: 'You point at the kitty.', kitty: 'The gardener points at you.', orc: 'The gardener points at the kitty.' });
+    expect(execute(w, 'gardener', 'point apple').events[0]!.seen['orc']).toBe('The gardener points at the apple they are carrying.');
+    expect(execute(w, 'gardener', 'point unicorn').text).toBe('You don\'t see "unicorn" here to point at.');
+  });
+
+  it('wait, equip and ingest are seen by the room', () => {
+    const w = littleWorld();
+    expect(execute(w, 'gardener', 'wait').events[0]!.seen['orc']).toBe('The gardener waits.');
+    expect(execute(w, 'gardener', 'equip hat').events[0]!.seen['orc']).toBe('The gardener puts on a straw hat.');
+    expect(execute(w, 'gardener', 'ingest ale').events[0]!.seen['kitty']).toBe('The gardener drinks a flask of ale.');
   });
 });

@@ -17,7 +17,7 @@ const variants: [string, string][] = [
   ['put on the straw hat', 'wear straw hat'],
   ['put on hat', 'wear straw hat'],
   ['don hat', 'wear straw hat'],
-  ['equip hat', 'wear straw hat'],
+  ['equip hat', 'equip straw hat'],
   ['place pebble into the chest', 'put pebble in oak chest'],
   ['put pebble onto table', 'put pebble on potting table'],
   ['put pebble down', 'drop pebble'],
@@ -45,7 +45,8 @@ describe('parser variants', () => {
   it('equip a weapon wields it; take off removes', () => {
     const w = littleWorld();
     execute(w, 'gardener', 'get shovel');
-    expect(execute(w, 'gardener', 'equip shovel').action).toBe('wield shovel');
+    expect(execute(w, 'gardener', 'equip shovel').action).toBe('equip shovel');
+    expect(w.placement('shovel')).toEqual({ parent: 'gardener', rel: 'wielded' });
     expect(execute(w, 'gardener', 'unwield shovel').action).toBe('remove shovel');
     execute(w, 'gardener', 'wear hat');
     expect(execute(w, 'gardener', 'take off hat').action).toBe('remove straw hat');
@@ -129,5 +130,74 @@ describe('ordinals and ambiguity', () => {
     expect(execute(w, 'gardener', 'x'.repeat(5000)).text).toMatch(/too long/);
     // '💥 get shovel 💥' is not a command; nothing above may change the world except speech-free failures
     expect(JSON.stringify(w.toJSON())).toBe(before);
+  });
+});
+
+describe('names that look like commands', () => {
+  const thing = (id: string, name: string, extra: Partial<{ container: boolean; surface: boolean; weapon: boolean }> = {}) =>
+    ({ kind: 'object' as const, id, name, prefix: 'a', description: 'A thing.', gettable: true, container: false, surface: false, weapon: false, wearable: false, food: false, drink: false, ...extra });
+
+  it('a name with "from", "in", "on" or "to" in it is taken whole before it is split', () => {
+    const w = littleWorld();
+    w.add(thing('bark', 'strip of bark from the old oak'), { parent: 'garden', rel: 'in' });
+    w.add(thing('lamp', 'lamp in a cage'), { parent: 'gardener', rel: 'carried' });
+    w.add(thing('hook', 'letter to the king'), { parent: 'gardener', rel: 'carried' });
+    w.add(thing('jar', 'jar on a string', { container: true }), { parent: 'garden', rel: 'in' });
+    const cases: [string, string][] = [
+      ['get strip of bark from the old oak', 'get strip of bark from the old oak'],
+      ['put lamp in a cage in oak chest', 'put lamp in a cage in oak chest'],
+      ['put pebble in jar on a string', 'put pebble in jar on a string'],
+      ['give letter to the king to orc', 'give letter to the king to orc'],
+      ['put lamp in a cage on potting table', 'put lamp in a cage on potting table'],
+    ];
+    for (const [typed, canonical] of cases) {
+      const out = execute(w.clone(), 'gardener', typed);
+      expect(out.ok, `${typed}: ${out.text}`).toBe(true);
+      expect(out.action).toBe(canonical);
+    }
+    // splitting still works where the whole phrase names nothing
+    expect(execute(w.clone(), 'gardener', 'get gold coin from oak chest').action).toBe('get gold coin from oak chest');
+  });
+
+  it('a name ending in a number is a name before it is an ordinal', () => {
+    const w = littleWorld();
+    w.add({ kind: 'character', id: 'guard-2', name: 'tower guard 2', prefix: 'a', persona: 'I guard.', description: 'A guard.', policy: 'idle' }, { parent: 'garden', rel: 'in' });
+    expect(execute(w.clone(), 'gardener', 'give apple to tower guard 2').action).toBe('give apple to tower guard 2');
+    expect(execute(w.clone(), 'gardener', 'hug tower guard 2').action).toBe('hug tower guard 2');
+    // "guard 2" is still the second guard when there are two; with one, the name is read whole
+    expect(execute(w.clone(), 'gardener', 'hug guard 2').action).toBe('hug tower guard 2');
+    w.add({ kind: 'character', id: 'guard-1', name: 'tower guard', prefix: 'a', persona: 'I guard.', description: 'A guard.', policy: 'idle' }, { parent: 'garden', rel: 'in' });
+    expect(execute(w.clone(), 'gardener', 'hug tower guard').action).toBe('hug tower guard');
+    expect(execute(w.clone(), 'gardener', 'get 2nd scroll').action).toBe('get torn scroll');
+  });
+});
+
+describe("LIGHT's emote form", () => {
+  const cases: [string, string, string | undefined][] = [
+    ['emote smile', 'You smile.', undefined],
+    ['emote smile at orc', 'You smile at the orc.', 'orc'],
+    ['emote wave to the orc', 'You wave at the orc.', 'orc'],
+    ['emote nudge kitty', 'You nudge the kitty.', 'kitty'],
+    ['emote smiles', 'You smile.', undefined],
+    ['EMOTE Laugh.', 'You laugh.', undefined],
+  ];
+  for (const [typed, says, target] of cases) {
+    it(`"${typed}"`, () => {
+      const out = execute(littleWorld(), 'gardener', typed);
+      expect(out.ok, out.text).toBe(true);
+      expect(out.text).toBe(says);
+      expect(out.events[0]!.type).toBe('emote');
+      expect(out.events[0]!.target).toBe(target);
+    });
+  }
+
+  it('says which emotes there are when it is not one, and changes nothing', () => {
+    const w = littleWorld();
+    for (const typed of ['emote', 'emote juggle', 'emote get shovel']) {
+      const out = execute(w, 'gardener', typed);
+      expect(out.ok).toBe(false);
+      expect(out.text).toMatch(/applaud, blush, .* yawn\./);
+    }
+    expect(w.placement('shovel')?.parent).toBe('garden');
   });
 });

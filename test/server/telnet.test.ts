@@ -30,7 +30,7 @@ describe('telnet play', () => {
     expect(m).not.toBeNull();
     t.line(m![1]!);
     const welcome = await t.waitFor('> ');
-    expect(welcome).toContain('You are now kitty');
+    expect(welcome).toContain('You are now the kitty.');
     expect(welcome).toContain('Walled Garden');
     expect(welcome).toMatch(/resume [\w-]{21}/);
     t.line('get shovel');
@@ -86,7 +86,7 @@ describe('telnet play', () => {
     await t.waitFor('Choose a character');
     expect(t.commands.findIndex(([v, o]) => v === WONT && o === ECHO)).toBeGreaterThan(willEcho);
     t.line('ghost');
-    await t.waitFor('You are now ghost');
+    await t.waitFor('You are now the ghost.');
     t.line('quit');
     await t.waitClosed();
     expect(t.text).not.toContain('sekrit-pass');
@@ -101,7 +101,7 @@ describe('telnet play', () => {
     await again.waitFor('Password: ');
     again.line('sekrit-pass');
     // bob's last character was the ghost: logging in takes it up again.
-    await again.waitFor('You are now ghost');
+    await again.waitFor('You are now the ghost.');
     expect(again.text).not.toContain('pass\r\n');
     again.line('quit');
     await again.waitClosed();

@@ -49,18 +49,20 @@ describe.skipIf(maps.length === 0)('LIGHT graph import/export', () => {
         else if (parentNode['agent'] === true) {
           if (n['equipped']) expect(['worn', 'wielded']).toContain(p.rel);
           else expect(p.rel).toBe('carried');
-        } else expect(p.rel).toBe(parentNode['surface_type'] === 'on' ? 'on' : 'in');
+        } else expect(p.rel).toBe((parentNode['surface_type'] ?? 'on') === 'on' ? 'on' : 'in');
         // and the parent lists it among its contained nodes
         expect(Object.keys((parentNode['contained_nodes'] ?? {}) as object)).toContain(id);
       }
       for (const o of w.objects()) {
         const n = raw.nodes[o.id]!;
-        expect(o.gettable).toBe(n['gettable'] === undefined ? true : n['gettable'] === true);
-        expect(o.weapon).toBe(n['wieldable'] === true);
-        expect(o.wearable).toBe(n['wearable'] === true);
-        expect(o.food).toBe(n['food'] === true);
-        expect(o.drink).toBe(n['drink'] === true);
-        expect(o.container || o.surface).toBe(n['container'] === true);
+        // as LIGHT's Python reads them: 1.0 is true, 0.0 false
+        const on = (v: unknown) => v === true || (typeof v === 'number' && v !== 0);
+        expect(o.gettable).toBe(n['gettable'] === undefined ? true : on(n['gettable']));
+        expect(o.weapon).toBe(on(n['wieldable']));
+        expect(o.wearable).toBe(on(n['wearable']));
+        expect(o.food).toBe(on(n['food']));
+        expect(o.drink).toBe(on(n['drink']));
+        expect(o.container || o.surface).toBe(on(n['container']));
       }
 
       const exported = exportLightGraph(state);
@@ -69,4 +71,44 @@ describe.skipIf(maps.length === 0)('LIGHT graph import/export', () => {
       expect(again.state.placement).toEqual(state.placement);
     });
   }
+});
+
+describe('LIGHT graph flags, read as LIGHT reads them', () => {
+  const obj = (id: string, props: Record<string, unknown>, parent = 'r') => ({
+    node_id: id, name: id.replace(/-/g, ' '), object: true, room: false, agent: false, desc: 'A thing.', container_node: { target_id: parent }, ...props,
+  });
+  const graph = () => ({
+    nodes: {
+      r: { node_id: 'r', name: 'yard', room: true, agent: false, object: false, desc: 'A yard.', neighbors: {}, container_node: { target_id: 'VOID' } },
+      p: { node_id: 'p', name: 'porter', room: false, agent: true, object: false, desc: 'A porter.', container_node: { target_id: 'r' } },
+      'float-flags': obj('float-flags', { gettable: 1.0, wieldable: 1.0, wearable: 0.0, food: 0.0, drink: 1.0 }),
+      'zero-gettable': obj('zero-gettable', { gettable: 0.0 }),
+      'alias-flags': obj('alias-flags', { is_gettable: false, is_wearable: true, is_weapon: 1.0, is_food: true, is_drink: 0 }),
+      'plain-wins': obj('plain-wins', { gettable: true, is_gettable: false }),
+      'no-type-box': obj('no-type-box', { container: true }),
+      'in-box': obj('in-box', { container: true, surface_type: 'in' }),
+      'alias-container': obj('alias-container', { is_container: 1.0, is_surface: 0.0 }),
+      'alias-surface': obj('alias-surface', { is_surface: 1.0 }),
+      pebble: obj('pebble', {}, 'no-type-box'),
+      'worn-cloak': obj('worn-cloak', { is_wearable: 1.0, equipped: 'wear' }, 'p'),
+    },
+  });
+
+  it('numbers are flags, is_* aliases are read, and the plain name wins when both are present', () => {
+    const w = new World(importLightGraph(graph(), { file: 'flags' }).state);
+    expect(w.object('float-flags')).toMatchObject({ gettable: true, weapon: true, wearable: false, food: false, drink: true });
+    expect(w.object('zero-gettable')!.gettable).toBe(false);
+    expect(w.object('alias-flags')).toMatchObject({ gettable: false, wearable: true, weapon: true, food: true, drink: false });
+    expect(w.object('plain-wins')!.gettable).toBe(true);
+    expect(w.placement('worn-cloak')).toEqual({ parent: 'p', rel: 'worn' });
+  });
+
+  it('a container without surface_type is a surface, as in LIGHT; is_surface decides when present', () => {
+    const w = new World(importLightGraph(graph(), { file: 'flags' }).state);
+    expect(w.object('no-type-box')).toMatchObject({ container: false, surface: true });
+    expect(w.placement('pebble')).toEqual({ parent: 'no-type-box', rel: 'on' });
+    expect(w.object('in-box')).toMatchObject({ container: true, surface: false });
+    expect(w.object('alias-container')).toMatchObject({ container: true, surface: false });
+    expect(w.object('alias-surface')).toMatchObject({ container: false, surface: true });
+  });
 });

@@ -1,6 +1,12 @@
-/** LIGHT's graph actions (table 12), one rule per file. */
+/** LIGHT's graph actions (table 12), and its other mechanics (marked `extra`), one rule per file. */
 import { drink } from './drink.js';
 import { drop } from './drop.js';
+import { equip } from './equip.js';
+import { follow } from './follow.js';
+import { ingest } from './ingest.js';
+import { point } from './point.js';
+import { unfollow } from './unfollow.js';
+import { wait } from './wait.js';
 import { eat } from './eat.js';
 import { get } from './get.js';
 import { getFrom } from './get-from.js';
@@ -16,7 +22,8 @@ import { wield } from './wield.js';
 
 export const ACTIONS: Record<ActionName, ActionRule> = {
   get, get_from: getFrom, drop, put, give, steal, wear, wield, remove, eat, drink, hit, hug,
+  equip, ingest, follow, unfollow, point, wait,
 };
 
-export type { ActionArgs, ActionName, ActionRule, Constraint, Failure } from './rule.js';
+export type { ActionArgs, ActionName, ActionRule, Constraint, Failure, Slot } from './rule.js';
 export { firstFailure } from './rule.js';

@@ -9,7 +9,12 @@ import type { NodeId } from '../types.js';
 import type { World } from '../world.js';
 
 export type ActionName =
-  | 'get' | 'get_from' | 'drop' | 'put' | 'give' | 'steal' | 'wear' | 'wield' | 'remove' | 'eat' | 'drink' | 'hit' | 'hug';
+  | 'get' | 'get_from' | 'drop' | 'put' | 'give' | 'steal' | 'wear' | 'wield' | 'remove' | 'eat' | 'drink' | 'hit' | 'hug'
+  // LIGHT's other mechanics (its newer engine), listed only by validActions(..., { all: true })
+  | 'equip' | 'ingest' | 'follow' | 'unfollow' | 'point' | 'wait';
+
+/** A slot of a command: an object (X), a character (A), a container or surface (Y), or anything one can point at. */
+export type Slot = 'object' | 'target' | 'container' | 'thing';
 
 /** Bound arguments of an action, by role. */
 export interface ActionArgs {
@@ -21,6 +26,8 @@ export interface ActionArgs {
   container?: NodeId;
   /** For `put`: in a container or on a surface. */
   prep?: 'in' | 'on';
+  /** For `point`: an object, a character or a room next door. */
+  thing?: NodeId;
 }
 
 export interface Constraint {
@@ -34,7 +41,12 @@ export interface Constraint {
 export interface ActionRule {
   name: ActionName;
   /** The slots a command fills, in the order they appear in canonical text. */
-  slots: ('object' | 'target' | 'container')[];
+  slots: Slot[];
+  /**
+   * Not one of LIGHT's table-12 actions (the set its models and this project's corpus and model
+   * characters choose from): listed by validActions only when asked for all.
+   */
+  extra?: boolean;
   constraints: Constraint[];
   /** Apply the effect (constraints already hold) and say how each viewer saw it. */
   apply(w: World, actor: NodeId, args: ActionArgs): GameEvent;
