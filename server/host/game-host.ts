@@ -128,8 +128,8 @@ export class GameHost {
   // ---- commands --------------------------------------------------------------------------------
 
   /** Execute one line of a character's input; durable when this returns. */
-  submit(actor: NodeId, text: string, account: string | null = null): SubmitResult {
-    this.prepare(actor, text, account);
+  submit(actor: NodeId, text: string, account: string | null = null, cause: string | null = null): SubmitResult {
+    this.prepare(actor, text, account, cause);
     return this.commit().pop()!;
   }
 
@@ -138,7 +138,7 @@ export class GameHost {
    * the result before the commit: the worker collects the commands that arrive together, executes
    * them in order, and commits them in one transaction (one fsync for the group).
    */
-  prepare(actor: NodeId, text: string, account: string | null = null): void {
+  prepare(actor: NodeId, text: string, account: string | null = null, cause: string | null = null): void {
     const outcome = execute(this.world, actor, text);
     if (this.invalidate(outcome.events)) this.changed = true;
     const deliveries = this.deliveries(outcome.events, actor);
@@ -146,7 +146,7 @@ export class GameHost {
     const result: SubmitResult = { seq: 0, ok: outcome.ok, text: outcome.text, deliveries, states: this.statesFor([actor]) };
     if (outcome.failed) result.failed = outcome.failed;
     if (outcome.action) result.action = outcome.action;
-    this.pending.push({ row: { time: Date.now(), actor, kind: 'command', input: text, ok: outcome.ok, text: outcome.text, events: outcome.events, account }, result });
+    this.pending.push({ row: { time: Date.now(), actor, kind: 'command', input: text, ok: outcome.ok, text: outcome.text, events: outcome.events, account, cause }, result });
   }
 
   /**
@@ -276,7 +276,7 @@ export class GameHost {
   characters(): CharacterInfo[] {
     return this.world.characters().map((c) => {
       const roomId = this.world.roomOf(c.id) ?? '';
-      return { id: c.id, name: c.name, roomId, room: this.world.room(roomId)?.name ?? 'nowhere', policy: c.policy };
+      return { id: c.id, name: c.name, roomId, room: this.world.room(roomId)?.name ?? 'nowhere', policy: c.policy, persona: c.persona };
     });
   }
 

@@ -65,6 +65,8 @@ export interface CharacterInfo {
   roomId: string;
   /** Who the world file says drives it (idle, human, model, scripted). */
   policy?: string;
+  /** Its persona: who it is, in its own words. */
+  persona?: string;
 }
 
 export interface WorldSummary {
@@ -96,7 +98,7 @@ export type AdminOp =
 
 export type HostRequest =
   | { op: 'open'; config: HostConfig; watch: string[] }
-  | { op: 'submit'; actor: string; text: string; account: string | null; /** Refuse (without executing) unless `text` is one of the actor's valid actions now. */ validOnly?: boolean }
+  | { op: 'submit'; actor: string; text: string; account: string | null; /** Who caused it (provenance, logged with the command). */ cause?: string | null; /** Refuse (without executing) unless `text` is one of the actor's valid actions now. */ validOnly?: boolean }
   | { op: 'agentView'; actor: string; opts: AgentViewOptions }
   | { op: 'state'; actor: string }
   | { op: 'look'; actor: string }
