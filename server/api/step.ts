@@ -8,7 +8,8 @@
  * observations) and resettable at will, and neither is possible in a world that other players and
  * model characters change meanwhile (nor may one agent's reset undo their game). So nobody else
  * acts in an episode, and its moves are not in the shared event log. The engine is pure and a move
- * costs well under a millisecond on the bundled world, so episodes run in the network thread.
+ * costs about 0.1 ms on the bundled world (median; see server/api/README.md), so episodes run in the
+ * network thread.
  *
  * Score: LIGHT has no goals, so the score is the number of distinct graph actions (canonical text,
  * "get shovel") carried out in the episode: it grows by doing new things, not by repeating one.
@@ -26,7 +27,8 @@ import type { Host } from '../host/host.js';
 import type { AgentHub } from './agent-hub.js';
 
 export const DEFAULT_MAX_MOVES = 100;
-const MAX_EPISODES = 1000;
+/** Episodes held at once: each is a copy of the world (the bundled world: about 0.5 MB of heap). */
+const MAX_EPISODES = 200;
 const EPISODE_PREFIX = 'lme_';
 
 export interface StepInfos {

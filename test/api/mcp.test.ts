@@ -185,3 +185,23 @@ describe('MCP server at /mcp', () => {
     await a.close();
   });
 });
+
+describe('MCP sessions that go quiet', () => {
+  it('are ended after the idle timeout, freeing the character', async () => {
+    const server = await startTestServer({ idleTimeoutMs: 1500 });
+    try {
+      const a = await mcpAgent(server.httpPort);
+      await a.call('join', { character: 'kitty' });
+      expect(server.host.driverOf('kitty')?.kind).toBe('agent');
+      // The server's sweep runs every second; wait (bounded) until it has let the character go.
+      const deadline = Date.now() + 20_000;
+      while (server.host.driverOf('kitty') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      expect(server.host.driverOf('kitty')).toBeUndefined();
+      expect(server.agentApi.mcp.size).toBe(0);
+      await expect(a.call('look')).rejects.toThrow(/404|Session not found/);
+      await a.client.close();
+    } finally {
+      await server.stop();
+    }
+  });
+});
