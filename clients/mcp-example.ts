@@ -2,7 +2,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-const headers = process.env.LIGHTMUD_AGENT_KEY ? { Authorization: `Bearer ${process.env.LIGHTMUD_AGENT_KEY}` } : {};
+const headers: Record<string, string> = process.env.LIGHTMUD_AGENT_KEY ? { Authorization: `Bearer ${process.env.LIGHTMUD_AGENT_KEY}` } : {};
 const client = new Client({ name: 'my-agent', version: '1.0.0' });
 await client.connect(new StreamableHTTPClientTransport(new URL(process.argv[2] ?? 'http://localhost:3000/mcp'), { requestInit: { headers } }));
 let r = await client.callTool({ name: 'join', arguments: {} }); // any free character
