@@ -5,6 +5,7 @@ import { mcpAgent } from './helpers.js';
 import { ACTIONS, EMOTES } from '../../server/engine/index.js';
 import { TOOLS, uncoveredActions } from '../../server/api/tools.js';
 import { PERSONA_URI, ROOM_URI } from '../../server/api/mcp.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 
 describe('MCP server at /mcp', () => {
   let server: TestServer;
@@ -30,7 +31,21 @@ describe('MCP server at /mcp', () => {
     const version = a.client.getServerVersion();
     expect(version?.name).toBe('lightmud');
     expect(a.transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(a.transport.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
     await a.close();
+  });
+
+  it('gives a character to one agent only, however many ask at once', async () => {
+    const agents = await Promise.all(Array.from({ length: 6 }, () => mcpAgent(server.httpPort)));
+    const results = await Promise.all(agents.map((a) => a.call('join', { character: 'carter' })));
+    expect(results.filter((r) => !r.isError)).toHaveLength(1);
+    for (const r of results.filter((x) => x.isError)) expect(r.text).toMatch(/Someone else (is playing|just took) carter/);
+    // Without a name, each of the others gets a different free character.
+    const rest = await Promise.all(agents.filter((_, i) => results[i]!.isError).map((a) => a.call('join')));
+    const ids = rest.filter((r) => !r.isError).map((r) => r.obs.character!.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).not.toContain('carter');
+    await Promise.all(agents.map((a) => a.close()));
   });
 
   it('joins as a guest, acts, and answers an impossible action with the reason and the closest valid actions', async () => {
