@@ -21,12 +21,12 @@ export class AgentHub {
 
   /** No Authorization header: a guest. A Bearer agent key: that agent. Anything else: refused. */
   authenticate(header: string | undefined): AuthResult {
-    if (!header) return { ok: true, identity: { agent: 'guest', keyed: false } };
+    if (!header) return { ok: true, identity: { agent: 'guest', keyed: false, role: 'player' } };
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!m) return { ok: false, message: 'Authorization must be "Bearer KEY" with an agent key (lightmud agent-key create NAME), or absent to play as a guest.' };
-    const name = this.keys.verify(m[1]!);
-    if (!name) return { ok: false, message: 'That agent key is unknown or revoked.' };
-    return { ok: true, identity: { agent: name, keyed: true } };
+    const found = this.keys.verify(m[1]!);
+    if (!found) return { ok: false, message: 'That agent key is unknown or revoked.' };
+    return { ok: true, identity: { agent: found.name, keyed: true, role: found.role } };
   }
 
   create(identity: AgentIdentity): AgentSession {

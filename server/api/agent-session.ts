@@ -11,12 +11,15 @@ import { matchCharacter } from '../net/portal.js';
 import { TokenBucket } from '../net/limits.js';
 import { exitCommands, observation, suggestions, type Observation } from './observation.js';
 import { TOOLS, TOOLS_BY_NAME } from './tools.js';
+import type { AgentRole } from './agent-keys.js';
 
 export interface AgentIdentity {
   /** The agent key's name, or "guest". */
   agent: string;
   /** Whether it came with an agent key. */
   keyed: boolean;
+  /** A game master's key also opens the gm_* tools. */
+  role: AgentRole;
 }
 
 export interface ToolOutcome {
@@ -122,11 +125,14 @@ export class AgentSession implements Driver {
     const a = args as Record<string, string>;
     try {
       if (name === 'join') return await this.join(a.character);
+      if (tool.kind === 'gm' && this.identity.role !== 'gm') return this.error(`${name} is for game masters: an agent key made with lightmud agent-key create NAME --gm.`);
+      if (name === 'gm_overview') return await this.overview();
       if (!this.character) {
         const free = await this.host.freeCharacters();
         return this.error(`You are not playing anyone yet: call join first${free.length ? ` (free characters: ${free.slice(0, 20).map((c) => c.name).join(', ')})` : '; every character is taken right now'}.`);
       }
       const id = this.character.id;
+      if (tool.kind === 'gm') return await this.gm(name, args);
       if (name === 'valid_actions') {
         const state = await this.currentState();
         const list = state ? [...state.validActions, ...exitCommands(state)] : [];
@@ -147,6 +153,29 @@ export class AgentSession implements Driver {
       if (err instanceof HostUnavailableError) return this.error(err.message);
       throw err;
     }
+  }
+
+  // ---- the game master's tools ----------------------------------------------------------------
+
+  private async overview(): Promise<ToolOutcome> {
+    const [summary, characters] = await Promise.all([this.host.summary(), this.host.characters()]);
+    const lines = summary.rooms.map((r) => {
+      const here = characters.filter((c) => c.roomId === r.id).map((c) => `${c.name} (${this.host.driverOf(c.id)?.kind ?? 'nobody'})`);
+      return `${r.name} [${r.id}]: ${here.join(', ') || 'nobody'}; exits: ${r.exits.map((e) => `${e.label} -> ${e.to}`).join(', ') || 'none'}; ${r.objects} objects`;
+    });
+    const state = await this.currentState();
+    return { isError: false, observation: observation(true, `${summary.title}: ${summary.counts.rooms} rooms, ${summary.counts.characters} characters, ${summary.counts.objects} objects.\n${lines.join('\n')}`, state, this.drain()) };
+  }
+
+  private async gm(name: string, args: Record<string, unknown>): Promise<ToolOutcome> {
+    const actor = this.character!.id;
+    const word = (v: unknown) => String(v ?? '').replace(/[\u0000-\u001f\u007f+]+/g, ' ').trim();
+    const r =
+      name === 'gm_narrate' ? await this.host.admin({ op: 'narrate', actor, text: word(args.text) }, null)
+      : name === 'gm_create' ? await this.host.admin({ op: 'create', actor, spec: [word(args.name).toLowerCase(), ...((args.affordances as string[] | undefined) ?? []).map((f) => `+${f}`)].join(' ') }, null)
+      : await this.host.admin({ op: 'teleport', actor, who: word(args.character), to: word(args.to) }, null);
+    const state = await this.currentState();
+    return { isError: !r.ok, observation: observation(r.ok, r.text, state, this.drain()) };
   }
 
   private async join(query: string | undefined): Promise<ToolOutcome> {

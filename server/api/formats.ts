@@ -19,9 +19,9 @@ export interface AnthropicTool {
   input_schema: ArgsSchema;
 }
 
-/** The tools a model plays with (every tool but join). */
+/** The tools a model plays with (every tool but join and the game master's). */
 export function playTools(): ToolDef[] {
-  return TOOLS.filter((t) => t.kind !== 'session');
+  return TOOLS.filter((t) => t.kind !== 'session' && t.kind !== 'gm');
 }
 
 export function openAiTools(): OpenAiTool[] {

@@ -18,7 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Log } from '../host/host.js';
 import type { AgentHub } from './agent-hub.js';
-import type { AgentSession, ToolOutcome } from './agent-session.js';
+import type { AgentIdentity, AgentSession, ToolOutcome } from './agent-session.js';
 import { observation, type Observation } from './observation.js';
 import { OBSERVATION_SCHEMA, TOOLS } from './tools.js';
 
@@ -30,6 +30,7 @@ const INSTRUCTIONS = [
   'Every result tells you what you perceived, where you are, who and what is here, what you carry, and your valid actions;',
   'the valid actions are exact commands that would succeed now ("get shovel" -> tool get {object: "shovel"}).',
   'A refused call says why and suggests the closest actions that would work. Others act too: what they did since your last call comes with your next result.',
+  'A game master\'s key also opens gm_overview, gm_narrate, gm_create and gm_move, used from the character it joined as.',
 ].join(' ');
 
 interface McpSession {
@@ -99,7 +100,7 @@ export class McpEndpoint {
     }
   }
 
-  private open(identity: { agent: string; keyed: boolean }): McpSession {
+  private open(identity: AgentIdentity): McpSession {
     const agent = this.hub.create(identity);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -131,7 +132,7 @@ export class McpEndpoint {
   private makeServer(agent: AgentSession): Server {
     const server = new Server({ name: this.info.name, version: this.info.version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: TOOLS.map((t) => ({
+      tools: TOOLS.filter((t) => t.kind !== 'gm' || agent.identity.role === 'gm').map((t) => ({
         name: t.name, title: t.title, description: t.description, inputSchema: t.input, outputSchema: OBSERVATION_SCHEMA as unknown as { type: 'object' },
         annotations: { title: t.title, readOnlyHint: t.kind === 'read', destructiveHint: false, idempotentHint: t.kind === 'read', openWorldHint: false },
       })),

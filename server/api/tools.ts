@@ -8,10 +8,26 @@
  */
 import { ACTIONS, EMOTES, type ActionName } from '../engine/index.js';
 
-/** A JSON Schema for an object of string arguments (the only kind the game needs). */
+export interface StringProp {
+  type: 'string';
+  description: string;
+  enum?: readonly string[];
+  minLength?: number;
+  maxLength?: number;
+}
+
+/** A list of words from a closed set (a game master's object affordances). */
+export interface ListProp {
+  type: 'array';
+  description: string;
+  items: { type: 'string'; enum: readonly string[] };
+  uniqueItems: true;
+}
+
+/** A JSON Schema for an object of arguments: strings, and lists of enum words. */
 export interface ArgsSchema {
   type: 'object';
-  properties: Record<string, { type: 'string'; description: string; enum?: readonly string[]; minLength?: number; maxLength?: number }>;
+  properties: Record<string, StringProp | ListProp>;
   required: string[];
   additionalProperties: false;
 }
@@ -26,7 +42,9 @@ export type ToolKind =
   /** Moves the character. */
   | 'move'
   /** Speech or an emote: seen by others, changes nothing in the graph. */
-  | 'social';
+  | 'social'
+  /** A game master's power (only for agent keys made with --gm): narrate, create, move. */
+  | 'gm';
 
 export interface ToolDef {
   name: string;
@@ -132,6 +150,32 @@ export const TOOLS: ToolDef[] = [
     description: 'Show a feeling with one of the 22 emotes, optionally at a character in the room ("wave" at "orc").',
     input: schema({ emote: str('The emote.', { enum: EMOTES }), character: str(`${CHARACTER} Optional.`) }, ['emote']),
     command: (a) => (clean(a.character) ? `${a.emote} ${clean(a.character)}` : a.emote!),
+  },
+  // ---- game master (agent keys made with --gm; acting from the character the game master joined as) ----
+  {
+    name: 'gm_overview', title: 'Overview of the world', kind: 'gm',
+    description: 'Game master: every room with its exits, the characters in it and who drives each (human, model, script, agent or nobody).',
+    input: NONE, command: () => null,
+  },
+  {
+    name: 'gm_narrate', title: 'Narrate', kind: 'gm',
+    description: 'Game master: describe something that happens in the room you are in; everyone there perceives exactly your words (e.g. "A cold wind blows out the candles."). Changes nothing in the world.',
+    input: schema({ text: { ...str('The narration, in the third person, up to 1000 characters.'), maxLength: 1000 } }), command: () => null,
+  },
+  {
+    name: 'gm_create', title: 'Create an object', kind: 'gm',
+    description: 'Game master: make a new object appear in the room you are in, with the affordances you give it (everyone there sees it appear).',
+    input: schema({
+      name: { ...str('The object\'s name, lower case (e.g. "iron key").'), maxLength: 60 },
+      affordances: { type: 'array', description: 'What it is: any of container, surface, weapon, wearable, food, drink; fixed for one that cannot be picked up.', items: { type: 'string', enum: ['container', 'surface', 'weapon', 'wearable', 'food', 'drink', 'fixed'] }, uniqueItems: true },
+    }, ['name']),
+    command: () => null,
+  },
+  {
+    name: 'gm_move', title: 'Move a character', kind: 'gm',
+    description: 'Game master: move a character ("me" for yourself) to a room, or to the room of another character; those left behind and those arrived among see it.',
+    input: schema({ character: str('The character to move, by name or id, or "me".'), to: str('A room (name or id) or a character whose room it is.') }),
+    command: () => null,
   },
 ];
 

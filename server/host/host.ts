@@ -272,8 +272,9 @@ export class Host {
     return this.call<WorldSummary>({ op: 'summary' });
   }
 
-  async admin(op: AdminOp, account: string | null): Promise<AdminResult> {
-    const r = await this.call<AdminResult>({ op: 'admin', admin: op, account });
+  async admin(op: AdminOp, account: string | null, opts: { cause?: string } = {}): Promise<AdminResult> {
+    const cause = opts.cause ?? this.causeOf(op.actor);
+    const r = await this.call<AdminResult>({ op: 'admin', admin: op, account, cause });
     if (op.op === 'reloadWorld') this.info = { ...this.info, counts: (await this.summary()).counts };
     this.route(r.deliveries, r.states, op.actor);
     for (const id of r.removed ?? []) this.release(id, 'Your character is not in the reloaded world; choose another.', true);

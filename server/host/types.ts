@@ -92,7 +92,9 @@ export type AdminOp =
   | { op: 'teleport'; actor: string; who: string; to: string }
   | { op: 'create'; actor: string; spec: string }
   | { op: 'reloadWorld'; actor: string }
-  | { op: 'save'; actor: string };
+  | { op: 'save'; actor: string }
+  /** A game master's words: everyone in the actor's room perceives `text` as it is. */
+  | { op: 'narrate'; actor: string; text: string };
 
 // ---- worker messages -----------------------------------------------------------------------------
 
@@ -105,7 +107,7 @@ export type HostRequest =
   | { op: 'characters' }
   | { op: 'summary' }
   | { op: 'watch'; actor: string; on: boolean }
-  | { op: 'admin'; admin: AdminOp; account: string | null }
+  | { op: 'admin'; admin: AdminOp; account: string | null; cause?: string | null }
   | { op: 'close' }
   | { op: 'crash' };
 

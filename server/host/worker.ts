@@ -36,7 +36,7 @@ function handle(req: HostRequest): unknown {
       else need().watched.delete(req.actor);
       return null;
     }
-    case 'admin': return need().admin(req.admin, req.account);
+    case 'admin': return need().admin(req.admin, req.account, req.cause ?? null);
     case 'close': {
       host?.close();
       host = null;

@@ -66,13 +66,13 @@ describe('lightmud agent-key', () => {
       expect(key).toMatch(/^lmk_[\w-]{32}$/);
       expect(run('create', 'scout').status).toBe(1);
       expect(run('create', '9 bad name').status).toBe(1);
-      expect(run('list').stdout).toMatch(/scout\s+lmk_[\w-]{4}\.\.\.\s+\S+\s+-\s+live/);
+      expect(run('list').stdout).toMatch(/scout\s+player\s+lmk_[\w-]{4}\.\.\.\s+\S+\s+-\s+live/);
       const raw = new Database(db, { readonly: true });
       const stored = JSON.stringify(raw.prepare('SELECT * FROM agent_keys').all());
       raw.close();
       expect(stored).not.toContain(key);
       const check = openDb(db);
-      expect(new AgentKeyStore(check).verify(key)).toBe('scout');
+      expect(new AgentKeyStore(check).verify(key)).toEqual({ name: 'scout', role: 'player' });
       check.close();
       expect(run('revoke', 'scout').status).toBe(0);
       expect(run('revoke', 'scout').status).toBe(1);
@@ -82,6 +82,11 @@ describe('lightmud agent-key', () => {
       expect(new AgentKeyStore(after).verify(key)).toBeNull();
       after.close();
       expect(run('frobnicate').status).toBe(2);
+      const gm = run('create', 'narrator', '--gm');
+      expect(gm.status, gm.stderr).toBe(0);
+      const gmCheck = openDb(db);
+      expect(new AgentKeyStore(gmCheck).verify(gm.stdout.trim())).toEqual({ name: 'narrator', role: 'gm' });
+      gmCheck.close();
     } finally {
       tmp.cleanup();
     }
