@@ -17,7 +17,7 @@ function fixed(v: number): string {
 
 export const evalCommand: Command = {
   name: 'eval',
-  summary: 'evaluate a ranking model or a baseline on LIGHT data (ParlAI format): Recall@1, MRR',
+  summary: 'evaluate a ranking model or a baseline on LIGHT data (ParlAI format): Recall@1, MRR; or state updates (--task state-updates)',
   usage: [
     'usage: lightmud eval --task dialogue|action|emote --data FILE [--model DIR | --baseline ir|random] [--rerank K]',
     '       lightmud eval --task state-updates [--data FILE] [--adapter engine]',
