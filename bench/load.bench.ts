@@ -23,7 +23,7 @@ const BIN = fileURLToPath(new URL('../bin/lightmud.mjs', import.meta.url));
 const TRADES = ['tanner', 'cooper', 'miller', 'weaver', 'potter', 'fletcher', 'chandler', 'mason'];
 
 /** A ring of rooms, `perRoom` characters and four objects in each. */
-function benchWorld(characters: number, perRoom = 6): object {
+export function benchWorld(characters: number, perRoom = 6): object {
   const roomCount = Math.max(2, Math.ceil(characters / perRoom));
   const rooms = [];
   const chars = [];
@@ -53,7 +53,7 @@ interface Child {
   telnetPort: number;
 }
 
-function serve(db: string, world: string, sync: string): Promise<Child> {
+export function serve(db: string, world: string, sync: string): Promise<Child> {
   const args = [BIN, 'serve', '--db', db, '--world', world, '--http-port', '0', '--telnet-port', '0', '--host', '127.0.0.1', '--max-connections', '0', '--max-per-ip', '0', '--sync', sync];
   // LOAD_NODE_ARGS: extra node options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.LOAD_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -81,7 +81,7 @@ function cpuPressure(): number {
 }
 
 /** CPU seconds used by a process so far (Linux), or NaN. */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;

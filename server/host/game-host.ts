@@ -128,8 +128,8 @@ export class GameHost {
   // ---- commands --------------------------------------------------------------------------------
 
   /** Execute one line of a character's input; durable when this returns. */
-  submit(actor: NodeId, text: string, account: string | null = null): SubmitResult {
-    this.prepare(actor, text, account);
+  submit(actor: NodeId, text: string, account: string | null = null, cause: string | null = null): SubmitResult {
+    this.prepare(actor, text, account, cause);
     return this.commit().pop()!;
   }
 
@@ -138,7 +138,7 @@ export class GameHost {
    * the result before the commit: the worker collects the commands that arrive together, executes
    * them in order, and commits them in one transaction (one fsync for the group).
    */
-  prepare(actor: NodeId, text: string, account: string | null = null): void {
+  prepare(actor: NodeId, text: string, account: string | null = null, cause: string | null = null): void {
     const outcome = execute(this.world, actor, text);
     if (this.invalidate(outcome.events)) this.changed = true;
     const deliveries = this.deliveries(outcome.events, actor);
@@ -147,7 +147,7 @@ export class GameHost {
     if (outcome.failed) result.failed = outcome.failed;
     if (outcome.action) result.action = outcome.action;
     // `again` is logged as the command it ran, so a replay from a snapshot does the same
-    this.pending.push({ row: { time: Date.now(), actor, kind: 'command', input: outcome.input ?? text, ok: outcome.ok, text: outcome.text, events: outcome.events, account }, result });
+    this.pending.push({ row: { time: Date.now(), actor, kind: 'command', input: outcome.input ?? text, ok: outcome.ok, text: outcome.text, events: outcome.events, account, cause }, result });
   }
 
   /**
@@ -277,7 +277,7 @@ export class GameHost {
   characters(): CharacterInfo[] {
     return this.world.characters().map((c) => {
       const roomId = this.world.roomOf(c.id) ?? '';
-      return { id: c.id, name: c.name, roomId, room: this.world.room(roomId)?.name ?? 'nowhere', policy: c.policy };
+      return { id: c.id, name: c.name, roomId, room: this.world.room(roomId)?.name ?? 'nowhere', policy: c.policy, persona: c.persona };
     });
   }
 
@@ -297,10 +297,12 @@ export class GameHost {
 
   // ---- admin -----------------------------------------------------------------------------------
 
-  admin(op: AdminOp, account: string | null): AdminResult {
+  admin(op: AdminOp, account: string | null, cause: string | null = null): AdminResult {
     this.commit();
     this.stateCache.clear();
+    this.adminCause = cause;
     switch (op.op) {
+      case 'narrate': return this.narrate(op.actor, op.text, account);
       case 'teleport': return this.teleport(op.actor, op.who, op.to, account);
       case 'create': return this.create(op.actor, op.spec, account);
       case 'reloadWorld': return this.reloadWorld(op.actor, account);
@@ -311,13 +313,31 @@ export class GameHost {
     }
   }
 
+  /** Provenance of the admin operation in progress. */
+  private adminCause: string | null = null;
+
   private logAdmin(actor: NodeId, input: string, text: string, events: GameEvent[], account: string | null): number {
     let seq = 0;
     this.store.transaction(() => {
-      seq = this.store.append({ time: Date.now(), actor, kind: 'admin', input, ok: true, text, events, account });
+      seq = this.store.append({ time: Date.now(), actor, kind: 'admin', input, ok: true, text, events, account, cause: this.adminCause });
       this.snapshotNow(seq, 'admin');
     });
     return seq;
+  }
+
+  private narrate(actor: NodeId, raw: string, account: string | null): AdminResult {
+    const text = raw.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+    const room = this.world.roomOf(actor);
+    if (!text || text.length > 1000) return { ok: false, text: 'Narrate 1 to 1000 characters.', deliveries: [], states: {} };
+    if (!room) return { ok: false, text: 'You are nowhere.', deliveries: [], states: {} };
+    const seen: Record<string, string> = {};
+    for (const c of this.world.charactersIn(room)) seen[c.id] = text;
+    const mine = `You narrate: ${text}`;
+    seen[actor] = mine;
+    const event: GameEvent = { type: 'narrate', actor, room, text, seen };
+    // Logged, but no snapshot: narration changes nothing in the world (and is not replayed: kind admin).
+    const seq = this.store.append({ time: Date.now(), actor, kind: 'admin', input: `@narrate ${text}`, ok: true, text: mine, events: [event], account, cause: this.adminCause });
+    return { ok: true, text: mine, seq, deliveries: this.deliveries([event], actor), states: {} };
   }
 
   private teleport(actor: NodeId, whoQuery: string, toQuery: string, account: string | null): AdminResult {

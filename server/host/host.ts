@@ -18,10 +18,13 @@ import type { AgentsOptions, AgentManager } from '../agents/manager.js';
 import type { AgentView, ViewOptions as AgentViewOptions } from '../agents/view.js';
 import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, HostRequest, OpenInfo, SubmitResult, WorldSummary, WorkerMessage } from './types.js';
 
-export type DriverKind = 'human' | 'model' | 'script';
+/** Who drives a character: a person, a model policy, a script, or an outside agent (MCP, the step API). */
+export type DriverKind = 'human' | 'model' | 'script' | 'agent';
 
 export interface Driver {
   readonly kind: DriverKind;
+  /** For provenance: the name behind the kind (an agent's key name, "guest"); logged as "kind:name". */
+  readonly causeName?: string;
   /** Whether to compute a fresh CharacterState for this driver whenever its character's surroundings change. */
   readonly wantsState: boolean;
   /** Something the character perceived of another's action. */
@@ -231,13 +234,21 @@ export class Host {
   // ---- game ------------------------------------------------------------------------------------
 
   /** Run one line of input for a character. Resolves once the command is durable. */
-  async submit(characterId: string, text: string, account: string | null = null, opts: { validOnly?: boolean } = {}): Promise<SubmitResult> {
-    const r = await this.call<SubmitResult>(opts.validOnly ? { op: 'submit', actor: characterId, text, account, validOnly: true } : { op: 'submit', actor: characterId, text, account });
+  async submit(characterId: string, text: string, account: string | null = null, opts: { validOnly?: boolean; cause?: string } = {}): Promise<SubmitResult> {
+    const cause = opts.cause ?? this.causeOf(characterId);
+    const r = await this.call<SubmitResult>(opts.validOnly ? { op: 'submit', actor: characterId, text, account, cause, validOnly: true } : { op: 'submit', actor: characterId, text, account, cause });
     for (const l of this.listeners) l(characterId, r.text, null);
     this.route(r.deliveries, r.states, characterId);
     const own = r.states[characterId];
     if (own) this.annotate(own);
     return r;
+  }
+
+  /** Provenance of a command for this character, from its driver: human, model, script, agent:NAME; null when nobody drives it. */
+  causeOf(characterId: string): string | null {
+    const d = this.drivers.get(characterId);
+    if (!d) return null;
+    return d.causeName ? `${d.kind}:${d.causeName}` : d.kind;
   }
 
   async state(characterId: string): Promise<CharacterState | null> {
@@ -261,8 +272,9 @@ export class Host {
     return this.call<WorldSummary>({ op: 'summary' });
   }
 
-  async admin(op: AdminOp, account: string | null): Promise<AdminResult> {
-    const r = await this.call<AdminResult>({ op: 'admin', admin: op, account });
+  async admin(op: AdminOp, account: string | null, opts: { cause?: string } = {}): Promise<AdminResult> {
+    const cause = opts.cause ?? this.causeOf(op.actor);
+    const r = await this.call<AdminResult>({ op: 'admin', admin: op, account, cause });
     if (op.op === 'reloadWorld') this.info = { ...this.info, counts: (await this.summary()).counts };
     this.route(r.deliveries, r.states, op.actor);
     for (const id of r.removed ?? []) this.release(id, 'Your character is not in the reloaded world; choose another.', true);

@@ -65,6 +65,8 @@ export interface CharacterInfo {
   roomId: string;
   /** Who the world file says drives it (idle, human, model, scripted). */
   policy?: string;
+  /** Its persona: who it is, in its own words. */
+  persona?: string;
 }
 
 export interface WorldSummary {
@@ -90,20 +92,22 @@ export type AdminOp =
   | { op: 'teleport'; actor: string; who: string; to: string }
   | { op: 'create'; actor: string; spec: string }
   | { op: 'reloadWorld'; actor: string }
-  | { op: 'save'; actor: string };
+  | { op: 'save'; actor: string }
+  /** A game master's words: everyone in the actor's room perceives `text` as it is. */
+  | { op: 'narrate'; actor: string; text: string };
 
 // ---- worker messages -----------------------------------------------------------------------------
 
 export type HostRequest =
   | { op: 'open'; config: HostConfig; watch: string[] }
-  | { op: 'submit'; actor: string; text: string; account: string | null; /** Refuse (without executing) unless `text` is one of the actor's valid actions now. */ validOnly?: boolean }
+  | { op: 'submit'; actor: string; text: string; account: string | null; /** Who caused it (provenance, logged with the command). */ cause?: string | null; /** Refuse (without executing) unless `text` is one of the actor's valid actions now. */ validOnly?: boolean }
   | { op: 'agentView'; actor: string; opts: AgentViewOptions }
   | { op: 'state'; actor: string }
   | { op: 'look'; actor: string }
   | { op: 'characters' }
   | { op: 'summary' }
   | { op: 'watch'; actor: string; on: boolean }
-  | { op: 'admin'; admin: AdminOp; account: string | null }
+  | { op: 'admin'; admin: AdminOp; account: string | null; cause?: string | null }
   | { op: 'close' }
   | { op: 'crash' };
 

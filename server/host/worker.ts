@@ -25,7 +25,7 @@ function handle(req: HostRequest): unknown {
       for (const id of req.watch) host.watched.add(id);
       return { ...host.info, thread: threadId };
     }
-    case 'submit': return need().submit(req.actor, req.text, req.account); // (batched above)
+    case 'submit': return need().submit(req.actor, req.text, req.account, req.cause ?? null); // (batched above)
     case 'state': return need().state(req.actor);
     case 'agentView': return need().agentView(req.actor, req.opts);
     case 'look': return need().look(req.actor);
@@ -36,7 +36,7 @@ function handle(req: HostRequest): unknown {
       else need().watched.delete(req.actor);
       return null;
     }
-    case 'admin': return need().admin(req.admin, req.account);
+    case 'admin': return need().admin(req.admin, req.account, req.cause ?? null);
     case 'close': {
       host?.close();
       host = null;
@@ -83,7 +83,7 @@ port.on('message', (msg: HostRequest & { id: number }) => {
   if (msg.op === 'submit') {
     // Execute now; answer after the group commit at the end of this turn of the event loop.
     try {
-      need().prepare(msg.actor, msg.text, msg.account);
+      need().prepare(msg.actor, msg.text, msg.account, msg.cause ?? null);
     } catch (err) {
       fatal([...batch.splice(0), msg.id], err);
     }

@@ -11,6 +11,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import { readFile } from 'node:fs/promises';
 import { Host, HostUnavailableError, type Log } from '../host/host.js';
 import { AccountStore } from '../store/accounts.js';
+import { registerAgentApi, type AgentApi } from '../api/routes.js';
 import { openDb, type Db } from '../store/db.js';
 import { Connection, type ServerContext } from './connection.js';
 import { ConnectionCounter, DEFAULT_OPTIONS, type ServerOptions } from './limits.js';
@@ -27,6 +28,8 @@ export interface RunningServer {
   portal: Portal;
   accounts: AccountStore;
   app: FastifyInstance;
+  /** Outside agents: MCP at /mcp, the step API, agent keys (server/api). */
+  agentApi: AgentApi;
   /** Tell everyone, save, close every connection and the database. */
   close(reason?: string): Promise<void>;
 }
@@ -80,6 +83,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
 
     // ---- HTTP ----
     await app.register(fastifyWebsocket, { options: { maxPayload: opts.maxFrameBytes } });
+    const agentApi = registerAgentApi(app, { host, db: accountsDb, opts, log, name: SERVER_NAME, version: SERVER_VERSION });
     app.get('/healthz', async () => ({
       ok: true, server: SERVER_NAME, version: SERVER_VERSION, world: liveHost.info.title,
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), connections: counter.total, sessions: portal.sessions.size,
@@ -109,7 +113,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
       } catch {
         // rooms unknown while the game restarts
       }
-      return { count: who.length, players: who.map((w) => ({ ...w, room: rooms.get(w.character) ?? null })) };
+      return { count: who.length, players: who.map((w) => ({ ...w, room: rooms.get(w.character) ?? null })), agents: agentApi.hub.who().map((a) => ({ ...a, room: rooms.get(a.character) ?? null })) };
     });
     for (const [path, file] of Object.entries(CLIENT_FILES)) {
       app.get(path, async (_req, reply) => {
@@ -149,6 +153,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     const sweep = setInterval(() => {
       const now = Date.now();
       for (const c of connections) c.checkTimers(now);
+      agentApi.sweep(now);
     }, 1000);
     sweep.unref();
     const heartbeat = setInterval(() => {
@@ -164,7 +169,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
 
     let closing: Promise<void> | null = null;
     const running: RunningServer = {
-      opts, httpPort, telnetPort: telnet?.port ?? null, host, portal, accounts, app,
+      opts, httpPort, telnetPort: telnet?.port ?? null, host, portal, accounts, app, agentApi,
       close(reason = 'The server is shutting down; your character is saved.') {
         closing ??= (async () => {
           clearInterval(sweep);
@@ -173,6 +178,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
           log.info({ connections: connections.size, sessions: portal.sessions.size }, 'shutting down');
           for (const c of [...connections]) c.end(reason);
           portal.closeAll(reason);
+          await agentApi.close();
           await telnet?.close();
           await app.close();
           await liveHost.close();

@@ -18,7 +18,7 @@ export type SyncMode = 'full' | 'normal';
 
 export const DEFAULT_DB = './data/lightmud.db';
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -43,7 +43,8 @@ CREATE TABLE IF NOT EXISTS events (
   ok      INTEGER NOT NULL,
   text    TEXT NOT NULL,           -- what the actor perceived
   events  TEXT NOT NULL,           -- JSON GameEvent[]: every viewer's perception
-  account TEXT                     -- account name, null for guests and programs
+  account TEXT,                    -- account name, null for guests and programs
+  cause   TEXT                     -- who caused it: human, model, script, agent:NAME (an outside agent, its key's name, or agent:guest); null: not recorded
 );
 CREATE TABLE IF NOT EXISTS accounts (
   id            INTEGER PRIMARY KEY,
@@ -79,6 +80,9 @@ export function openDb(path: string, opts: { sync?: SyncMode; readonly?: boolean
       throw new Error(`${file} was written by a newer lightmud (schema ${version}; this one knows ${SCHEMA_VERSION})`);
     }
     db.exec(SCHEMA);
+    // Schema 2 added events.cause (provenance); older files gain the column, their rows keep null.
+    const cols = db.prepare('PRAGMA table_info(events)').all() as { name: string }[];
+    if (!cols.some((c) => c.name === 'cause')) db.exec('ALTER TABLE events ADD COLUMN cause TEXT');
     if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }
   return db;

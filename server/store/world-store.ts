@@ -15,6 +15,8 @@ export interface LoggedCommand {
   ok: boolean;
   text: string;
   account: string | null;
+  /** Who caused it: human, model, script, agent:NAME; null when not recorded. */
+  cause: string | null;
 }
 
 export interface Snapshot {
@@ -34,6 +36,8 @@ export interface NewEvent {
   text: string;
   events: GameEvent[];
   account: string | null;
+  /** Who caused it (see LoggedCommand.cause). */
+  cause?: string | null;
 }
 
 /** How many snapshots to keep; older ones are deleted (the event log is never trimmed). */
@@ -46,7 +50,7 @@ export class WorldStore {
   private lastSeqStmt;
 
   constructor(readonly db: Db) {
-    this.insertEvent = db.prepare('INSERT INTO events (time, actor, kind, input, ok, text, events, account) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    this.insertEvent = db.prepare('INSERT INTO events (time, actor, kind, input, ok, text, events, account, cause) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.insertSnapshot = db.prepare('INSERT INTO snapshots (seq, time, reason, state) VALUES (?, ?, ?, ?)');
     this.pruneSnapshots = db.prepare('DELETE FROM snapshots WHERE id NOT IN (SELECT id FROM snapshots ORDER BY id DESC LIMIT ?)');
     this.lastSeqStmt = db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM events');
@@ -58,7 +62,7 @@ export class WorldStore {
 
   /** Append one event; returns its sequence number. Call inside `transaction` to pair it with a snapshot. */
   append(e: NewEvent): number {
-    const r = this.insertEvent.run(e.time, e.actor, e.kind, e.input, e.ok ? 1 : 0, e.text, JSON.stringify(e.events), e.account);
+    const r = this.insertEvent.run(e.time, e.actor, e.kind, e.input, e.ok ? 1 : 0, e.text, JSON.stringify(e.events), e.account, e.cause ?? null);
     return Number(r.lastInsertRowid);
   }
 
@@ -81,13 +85,13 @@ export class WorldStore {
 
   /** Commands logged after `seq`, oldest first. */
   *commandsAfter(seq: number): Generator<LoggedCommand> {
-    const stmt = this.db.prepare('SELECT seq, time, actor, kind, input, ok, text, account FROM events WHERE seq > ? ORDER BY seq');
+    const stmt = this.db.prepare('SELECT seq, time, actor, kind, input, ok, text, account, cause FROM events WHERE seq > ? ORDER BY seq');
     for (const row of stmt.iterate(seq) as Iterable<Omit<LoggedCommand, 'ok'> & { ok: number }>) yield { ...row, ok: row.ok === 1 };
   }
 
   /** The newest events, newest first (for inspection and tests). */
   recent(limit: number): (LoggedCommand & { events: GameEvent[] })[] {
-    const rows = this.db.prepare('SELECT seq, time, actor, kind, input, ok, text, account, events FROM events ORDER BY seq DESC LIMIT ?').all(limit) as (Omit<LoggedCommand, 'ok'> & { ok: number; events: string })[];
+    const rows = this.db.prepare('SELECT seq, time, actor, kind, input, ok, text, account, cause, events FROM events ORDER BY seq DESC LIMIT ?').all(limit) as (Omit<LoggedCommand, 'ok'> & { ok: number; events: string })[];
     return rows.map((r) => ({ ...r, ok: r.ok === 1, events: JSON.parse(r.events) as GameEvent[] }));
   }
 }

@@ -6,6 +6,7 @@ import { IrRanker, RandomRanker } from '../../../models/eval/baselines.js';
 import { ModelError } from '../../../models/runtime/errors.js';
 import { ModelRanker, type Ranker } from '../../../models/runtime/ranker.js';
 import { Hybrid, HybridRanker } from '../../../models/runtime/hybrid.js';
+import { DEFAULT_CASES, EngineAdapter, readCases, runCases } from '../../api/state-updates.js';
 
 export const DEFAULT_MODEL = 'models/default';
 const TASKS: EvalTask[] = ['dialogue', 'action', 'emote'];
@@ -16,9 +17,14 @@ function fixed(v: number): string {
 
 export const evalCommand: Command = {
   name: 'eval',
-  summary: 'evaluate a ranking model or a baseline on LIGHT data (ParlAI format): Recall@1, MRR',
+  summary: 'evaluate a ranking model or a baseline on LIGHT data (ParlAI format): Recall@1, MRR; or state updates (--task state-updates)',
   usage: [
     'usage: lightmud eval --task dialogue|action|emote --data FILE [--model DIR | --baseline ir|random] [--rerank K]',
+    '       lightmud eval --task state-updates [--data FILE] [--adapter engine]',
+    '',
+    'state-updates: runs each state-update case (start state, calls, expected end state or refusal) through an',
+    `adapter (engine: this game engine) and prints the failures, the pass rate by action and one JSON line.`,
+    `Cases: ${DEFAULT_CASES.replace(process.cwd() + '/', '')} (see server/api/state-updates.ts).`,
     '',
     'Ranks each example\'s label candidates and scores the gold label. Prints Recall@1 (Recall@1/20 for',
     'LIGHT dialogue), MRR, accuracy for action and emote, and n; the last line is one JSON object.',
@@ -37,9 +43,11 @@ export const evalCommand: Command = {
   ].join('\n'),
   async run(args) {
     const { opts, rest } = parseOptions(args, {
-      task: 'string', data: 'string', model: 'string', baseline: 'string', rerank: 'string', limit: 'string', seed: 'string', threads: 'string', 'idf-from': 'string', 'no-hybrid': 'boolean',
+      task: 'string', data: 'string', adapter: 'string', model: 'string', baseline: 'string', rerank: 'string', limit: 'string', seed: 'string', threads: 'string', 'idf-from': 'string', 'no-hybrid': 'boolean',
     });
     if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
+    if (opts.task === 'state-updates') return stateUpdates(opts.data, opts.adapter);
+    if (opts.adapter) throw new UsageError('--adapter is for --task state-updates');
     const task = opts.task as EvalTask | undefined;
     if (!task || !TASKS.includes(task)) throw new UsageError(`--task must be one of ${TASKS.join(', ')}`);
     if (!opts.data) throw new UsageError('--data FILE is required');
@@ -116,6 +124,26 @@ export const evalCommand: Command = {
     }
   },
 };
+
+async function stateUpdates(data: string | undefined, adapterName = 'engine'): Promise<number> {
+  if (adapterName !== 'engine') throw new UsageError(`unknown --adapter "${adapterName}" (built in: engine)`);
+  const file = readCases(data ?? DEFAULT_CASES);
+  const results = await runCases(new EngineAdapter(), file);
+  const byAction = new Map<string, { n: number; passed: number }>();
+  for (const r of results) {
+    const a = byAction.get(r.action) ?? { n: 0, passed: 0 };
+    a.n++;
+    if (r.pass) a.passed++;
+    byAction.set(r.action, a);
+    if (!r.pass) console.log(`FAIL ${r.id}: ${r.problems.join('; ')}`);
+  }
+  const passed = results.filter((r) => r.pass).length;
+  console.log(`task state-updates, ${data ?? DEFAULT_CASES}, adapter engine`);
+  for (const [a, v] of byAction) console.log(`${a.padEnd(15)}${v.passed}/${v.n}`);
+  console.log(`${'passed'.padEnd(15)}${passed}/${results.length}`);
+  console.log(JSON.stringify({ task: 'state-updates', adapter: adapterName, cases: results.length, passed, accuracy: round(passed / (results.length || 1)), failed: results.filter((r) => !r.pass).map((r) => r.id) }));
+  return passed === results.length ? 0 : 1;
+}
 
 /** Wilson's 95% interval of a proportion p measured on n examples. */
 export function wilson(p: number, n: number): [number, number] {

@@ -1,5 +1,6 @@
 /** Every `lightmud` sub-command. Add a command by adding its module here (one line). */
 import type { Command } from '../command.js';
+import { agentKeyCommand } from './agent-key.js';
 import { corpusCommand } from './corpus.js';
 import { episodesCommand } from './episodes.js';
 import { evalCommand } from './eval.js';
@@ -18,4 +19,5 @@ export const commands: Command[] = [
   fitHybridCommand,
   episodesCommand,
   validateCommand,
+  agentKeyCommand,
 ];
