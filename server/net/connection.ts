@@ -269,7 +269,8 @@ export abstract class Connection implements SessionLink {
   private async meta(session: Session, line: string, word: string, id?: FrameId): Promise<void> {
     const { host, portal } = this.ctx;
     const rest = line.slice(word.length).trim();
-    const admin = session.role === 'admin';
+    // The role as the database holds it now: `lightmud admin revoke` takes effect at the next command.
+    const admin = session.account !== null && this.ctx.accounts.roleOf(session.account.id) === 'admin';
     const who = session.account?.name ?? null;
     try {
       switch (word) {

@@ -54,6 +54,9 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     // game actions are committed by the host worker with the configured mode.
     accountsDb = openDb(opts.db, { sync: 'normal' });
     const accounts = new AccountStore(accountsDb, { admins: opts.admins });
+    if (accounts.unknownAdmins.length) {
+      log.warn({ names: accounts.unknownAdmins }, '--admin names no existing account: ignored (register first, then use `lightmud admin grant NAME`); registering such a name later gives no admin role');
+    }
     host = await Host.start({ db: opts.db, world: opts.world, fresh: opts.fresh, sync: opts.sync, snapshotEvery: opts.snapshotEvery }, { log });
     const info = host.info;
     log.info({ world: info.title, source: info.source, restored: info.restored, replayed: info.replayed, diverged: info.diverged, seq: info.seq, ...info.counts }, info.restored === 'seeded' ? 'world loaded from its file' : 'world restored from the database');

@@ -82,13 +82,22 @@ interface AccountRow {
 const toAccount = (r: AccountRow): Account => ({ id: r.id, name: r.name, role: r.role, character: r.character });
 
 export class AccountStore {
-  /** Names that get the admin role when they register (and now, if they exist). */
-  private admins: Set<string>;
   private lastPrune = 0;
+  /**
+   * Names given with `--admin` that were not accounts at start-up: they get nothing, ever (a name
+   * registered later is a player like any other; see grantAtStart).
+   */
+  readonly unknownAdmins: string[] = [];
 
+  /**
+   * `opts.admins`: names that get the admin role now, if (and only if) they are accounts already in the
+   * database. Registering one of these names later gives no role: whoever registers a name first must
+   * never become an admin by it. Roles are otherwise granted with `lightmud admin grant NAME`.
+   */
   constructor(readonly db: Db, opts: { admins?: string[] } = {}) {
-    this.admins = new Set((opts.admins ?? []).map((n) => n.toLowerCase()));
-    for (const name of this.admins) db.prepare("UPDATE accounts SET role = 'admin' WHERE name = ?").run(name);
+    for (const name of opts.admins ?? []) {
+      if (!this.setRole(name, 'admin')) this.unknownAdmins.push(name);
+    }
   }
 
   get(name: string): Account | null {
@@ -110,7 +119,8 @@ export class AccountStore {
     if (problem) throw new AccountError('bad_name', problem);
     if (this.get(name)) throw new AccountError('name_taken', `The name "${name}" is taken.`);
     const hash = await hashPassword(password);
-    const role: Role = this.admins.has(name.toLowerCase()) ? 'admin' : 'player';
+    // Never an admin by registering: roles are granted only to existing accounts (lightmud admin grant).
+    const role: Role = 'player';
     try {
       const r = this.db.prepare('INSERT INTO accounts (name, password, role, created_at) VALUES (?, ?, ?, ?)').run(name, hash, role, Date.now());
       return { id: Number(r.lastInsertRowid), name, role, character: null };
@@ -134,8 +144,21 @@ export class AccountStore {
     return toAccount(row);
   }
 
+  /** Give an existing account a role; false when there is no such account. */
   setRole(name: string, role: Role): boolean {
     return this.db.prepare('UPDATE accounts SET role = ? WHERE name = ?').run(role, name).changes > 0;
+  }
+
+  /** The role the database holds now (a grant or revoke made while the server runs counts at once). */
+  roleOf(accountId: number): Role | null {
+    const row = this.db.prepare('SELECT role FROM accounts WHERE id = ?').get(accountId) as { role: Role } | undefined;
+    return row?.role ?? null;
+  }
+
+  /** Accounts with a role, by name. */
+  withRole(role: Role): { name: string; createdAt: number; lastLoginAt: number | null }[] {
+    return (this.db.prepare('SELECT name, created_at, last_login_at FROM accounts WHERE role = ? ORDER BY name').all(role) as { name: string; created_at: number; last_login_at: number | null }[])
+      .map((r) => ({ name: r.name, createdAt: r.created_at, lastLoginAt: r.last_login_at }));
   }
 
   setCharacter(accountId: number, character: string | null): void {

@@ -54,6 +54,12 @@ export async function startTestServer(opts: Partial<ServerOptions> = {}, dir?: s
   };
 }
 
+/** Register an account directly in the server's database and give it the admin role (as `lightmud admin grant` does). */
+export async function makeAdmin(server: RunningServer, name: string, password: string): Promise<void> {
+  await server.accounts.register(name, password);
+  if (!server.accounts.setRole(name, 'admin')) throw new Error(`no account ${name}`);
+}
+
 function waiter<T>(what: string, check: () => T | undefined, subscribe: (wake: () => void) => () => void): Promise<T> {
   return new Promise((resolve, reject) => {
     const first = check();

@@ -1,5 +1,6 @@
 /** Every `lightmud` sub-command. Add a command by adding its module here (one line). */
 import type { Command } from '../command.js';
+import { adminCommand } from './admin.js';
 import { corpusCommand } from './corpus.js';
 import { episodesCommand } from './episodes.js';
 import { evalCommand } from './eval.js';
@@ -12,6 +13,7 @@ import { validateCommand } from './validate.js';
 export const commands: Command[] = [
   playCommand,
   serveCommand,
+  adminCommand,
   corpusCommand,
   trainCommand,
   evalCommand,
