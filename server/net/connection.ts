@@ -8,7 +8,7 @@ import type { CharacterState, ErrorCode, EventSummary, FrameId } from './protoco
 import type { CharacterInfo } from '../host/types.js';
 import { HostUnavailableError, type Host, type Log } from '../host/host.js';
 import type { Account, AccountStore } from '../store/accounts.js';
-import { TokenBucket, type ConnectionCounter, type ServerOptions } from './limits.js';
+import { TokenBucket, type AddressBuckets, type ConnectionCounter, type ServerOptions } from './limits.js';
 import type { LoginResult, Portal, Session, SessionLink } from './portal.js';
 import type { ServerStats } from './stats.js';
 import { DRIVE_HELP, driveCommand } from '../agents/manager.js';
@@ -19,6 +19,8 @@ export interface ServerContext {
   accounts: AccountStore;
   opts: ServerOptions;
   counter: ConnectionCounter;
+  /** Websocket messages per address (all its connections together). */
+  addressFrames: AddressBuckets;
   log: Log;
   connections: Set<Connection>;
   stats: ServerStats;
@@ -66,6 +68,8 @@ export abstract class Connection implements SessionLink {
   private lastInput = Date.now();
   private readonly openedAt = Date.now();
   private queue: Promise<void> = Promise.resolve();
+  /** Requests waiting for the game (queued commands, states, lists): bounded by maxPendingRequests. */
+  protected pending = 0;
   /** A login step is running (KDF, database): further login frames wait their turn. */
   private busy = false;
   /** end() was called: the transport is closing. */
@@ -229,12 +233,29 @@ export abstract class Connection implements SessionLink {
     if (text.length > this.ctx.opts.maxCommandLength) {
       return this.sendError('too_long', `That command is ${text.length} characters long; the limit is ${this.ctx.opts.maxCommandLength}.`, id);
     }
+    if (this.pending >= this.ctx.opts.maxPendingRequests) {
+      return this.sendError('rate_limited', `${this.pending} of your requests are still waiting for the game (the limit is ${this.ctx.opts.maxPendingRequests}); that command was dropped.`, id);
+    }
     const session = this.session;
     const t0 = performance.now();
-    this.queue = this.queue.then(() => this.run(session, text, id, t0)).catch((err: unknown) => {
-      this.ctx.log.error({ err: (err as Error).message }, 'command failed');
-      this.sendError('internal', 'Something went wrong on the server with that command.', id);
-    });
+    this.pending++;
+    this.queue = this.queue
+      .then(() => this.run(session, text, id, t0))
+      .catch((err: unknown) => {
+        this.ctx.log.error({ err: (err as Error).message }, 'command failed');
+        this.sendError('internal', 'Something went wrong on the server with that command.', id);
+      })
+      .finally(() => this.pending--);
+  }
+
+  /** Run a request that waits for the game, unless too many already wait; false when refused (and told). */
+  protected bounded<T>(work: () => Promise<T>, id?: FrameId): Promise<T> | null {
+    if (this.pending >= this.ctx.opts.maxPendingRequests) {
+      this.sendError('rate_limited', `${this.pending} of your requests are still waiting for the game (the limit is ${this.ctx.opts.maxPendingRequests}); that one was dropped.`, id);
+      return null;
+    }
+    this.pending++;
+    return work().finally(() => this.pending--);
   }
 
   private async run(session: Session, text: string, id: FrameId | undefined, t0: number): Promise<void> {

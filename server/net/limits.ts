@@ -28,6 +28,18 @@ export interface LimitOptions {
   linkdeadMs: number;
   /** Wrong passwords allowed per connection before it is closed. */
   maxLoginFailures: number;
+  /**
+   * Websocket messages of every kind (commands, logins, pings, ...) per second per connection, and the
+   * burst above it. Messages beyond are dropped, with one `rate_limited` error a second saying so; a
+   * connection with `floodDisconnectAfter` messages dropped in a row is disconnected.
+   */
+  framesPerSecond: number;
+  frameBurst: number;
+  /** The same, for all the websocket connections of one address together. 0: no limit. */
+  framesPerSecondPerIp: number;
+  frameBurstPerIp: number;
+  /** Requests of one connection waiting for the game (commands queued, states, character lists); more are refused. */
+  maxPendingRequests: number;
 }
 
 export interface ServerOptions extends LimitOptions {
@@ -63,6 +75,11 @@ export const DEFAULT_LIMITS: LimitOptions = {
   maxBufferedBytes: 1024 * 1024,
   linkdeadMs: 5 * 60_000,
   maxLoginFailures: 3,
+  framesPerSecond: 20,
+  frameBurst: 60,
+  framesPerSecondPerIp: 200,
+  frameBurstPerIp: 400,
+  maxPendingRequests: 32,
 };
 
 export const DEFAULT_OPTIONS: ServerOptions = {
@@ -89,13 +106,53 @@ export class TokenBucket {
     this.tokens = burst;
   }
 
-  take(): boolean {
+  private refill(): void {
     const now = performance.now();
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.rate);
     this.last = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
+  }
+
+  take(n = 1): boolean {
+    this.refill();
+    if (this.tokens < n) return false;
+    this.tokens -= n;
     return true;
+  }
+
+  /** Take `n` even when that goes into debt; returns the tokens left (negative: in debt). */
+  spend(n: number): number {
+    this.refill();
+    this.tokens -= n;
+    return this.tokens;
+  }
+
+  /** Saved up to the full burst: nothing to remember. */
+  get full(): boolean {
+    this.refill();
+    return this.tokens >= this.burst;
+  }
+}
+
+/** One token bucket per address, shared by all its connections; `rate` 0: no limit. */
+export class AddressBuckets {
+  private buckets = new Map<string, TokenBucket>();
+
+  constructor(private rate: number, private burst: number) {}
+
+  take(ip: string): boolean {
+    if (this.rate <= 0) return true;
+    let b = this.buckets.get(ip);
+    if (!b) this.buckets.set(ip, (b = new TokenBucket(this.rate, Math.max(1, this.burst))));
+    return b.take();
+  }
+
+  /** Forget addresses whose bucket is full again (called by the server's sweep). */
+  prune(): void {
+    for (const [ip, b] of this.buckets) if (b.full) this.buckets.delete(ip);
+  }
+
+  get size(): number {
+    return this.buckets.size;
   }
 }
 

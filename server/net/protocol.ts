@@ -61,6 +61,9 @@ export interface Limits {
   /** Sustained commands per second per connection, and the burst allowed above it. */
   commandsPerSecond: number;
   commandBurst: number;
+  /** Messages of every kind per second on one connection, and the burst above it (beyond: dropped, then disconnected). */
+  framesPerSecond?: number;
+  frameBurst?: number;
   /** Time to log in and choose a character before the server closes the connection. */
   loginTimeoutMs: number;
   /** Time without input after which a connection is closed (0: never). */

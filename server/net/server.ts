@@ -13,7 +13,7 @@ import { Host, HostUnavailableError, type Log } from '../host/host.js';
 import { AccountStore } from '../store/accounts.js';
 import { openDb, type Db } from '../store/db.js';
 import { Connection, type ServerContext } from './connection.js';
-import { ConnectionCounter, DEFAULT_OPTIONS, type ServerOptions } from './limits.js';
+import { AddressBuckets, ConnectionCounter, DEFAULT_OPTIONS, type ServerOptions } from './limits.js';
 import { Portal } from './portal.js';
 import { ServerStats } from './stats.js';
 import { listenTelnet, type TelnetListener } from './telnet-server.js';
@@ -66,8 +66,9 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     const counter = new ConnectionCounter(opts);
     const portal = new Portal(host, accounts, opts, log);
     const stats = new ServerStats();
+    const addressFrames = new AddressBuckets(opts.framesPerSecondPerIp, opts.frameBurstPerIp);
     const ctx: ServerContext = {
-      host, portal, accounts, opts, counter, log, connections, stats,
+      host, portal, accounts, opts, counter, addressFrames, log, connections, stats,
       broadcast(text) {
         for (const c of connections) if (c.phase === 'playing') c.sendSystem(text);
       },
@@ -152,6 +153,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     const sweep = setInterval(() => {
       const now = Date.now();
       for (const c of connections) c.checkTimers(now);
+      addressFrames.prune();
     }, 1000);
     sweep.unref();
     const heartbeat = setInterval(() => {

@@ -122,7 +122,7 @@ describe('websocket play', () => {
     await b.nextOfType('hello');
     b.send({ type: 'login', guest: true, character: 'ghost' });
     expect(await b.nextOfType('error')).toMatchObject({ code: 'character_taken' });
-    b.send({ type: 'characters' });
+    b.send({ type: 'login', guest: true });
     const list = await b.nextOfType('characters');
     expect(list.characters.map((x) => x.id)).not.toContain('ghost');
     await Promise.all([a.close(), b.close()]);

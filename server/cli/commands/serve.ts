@@ -7,6 +7,23 @@ import { DEFAULT_WORLD } from '../../world-io/load-world.js';
 
 const seconds = (v: string | undefined, name: string, fallbackMs: number) => (v === undefined ? fallbackMs : intOption(v, name, 0) * 1000);
 
+/**
+ * The limits added against abuse (issue 12): flag, option, unit, help. Each is an integer >= 0; 's' flags
+ * are given in seconds and kept in milliseconds. 0 turns a per-address limit off.
+ */
+const ABUSE_LIMITS: [flag: string, key: keyof ServerOptions, unit: 'n' | 's', help: string][] = [
+  ['frame-rate', 'framesPerSecond', 'n', 'websocket messages of any kind per second per connection'],
+  ['frame-burst', 'frameBurst', 'n', 'websocket messages allowed at once above that rate'],
+  ['frame-rate-per-ip', 'framesPerSecondPerIp', 'n', 'websocket messages per second for all connections of one address (0: none)'],
+  ['frame-burst-per-ip', 'frameBurstPerIp', 'n', 'the burst for one address'],
+  ['max-pending', 'maxPendingRequests', 'n', 'requests of one connection waiting for the game'],
+];
+
+const abuseUsage = () => ABUSE_LIMITS.map(([flag, key, unit, help]) => {
+  const v = DEFAULT_OPTIONS[key] as number;
+  return `  ${`--${flag} ${unit === 's' ? 'S' : 'N'}`.padEnd(21)} ${help} (default ${unit === 's' ? v / 1000 : v})`;
+});
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'run the multiplayer server: HTTP + websocket (3000) and telnet (4000)',
@@ -41,13 +58,17 @@ export const serveCommand: Command = {
     `  --login-timeout S     seconds to log in (default ${DEFAULT_OPTIONS.loginTimeoutMs / 1000})`,
     `  --idle-timeout S      seconds without input before disconnecting (default ${DEFAULT_OPTIONS.idleTimeoutMs / 1000}; 0: never)`,
     `  --linkdead S          seconds a dropped player's character stays reserved for resume (default ${DEFAULT_OPTIONS.linkdeadMs / 1000})`,
+    ...abuseUsage(),
     '  --log-level L         fatal, error, warn, info (default), debug; logs are JSON lines (pino) on stdout',
+    '',
+    'See "Running it in public" in README.md for every limit and advice on proxies, TLS and backups.',
   ].join('\n'),
   async run(args) {
     const { opts: o } = parseOptions(args, {
       world: 'string', db: 'string', 'http-port': 'string', 'telnet-port': 'string', host: 'string', admin: 'string', fresh: 'boolean',
       sync: 'string', 'snapshot-every': 'string', 'max-connections': 'string', 'max-per-ip': 'string', rate: 'string', burst: 'string',
       'max-frame': 'string', 'max-line': 'string', 'login-timeout': 'string', 'idle-timeout': 'string', linkdead: 'string', 'log-level': 'string',
+      ...Object.fromEntries(ABUSE_LIMITS.map(([flag]) => [flag, 'string' as const])),
     });
     const env = process.env;
     const port = (v: string | undefined, name: string, fallback: number) => {
@@ -79,6 +100,13 @@ export const serveCommand: Command = {
       linkdeadMs: seconds(o.linkdead, 'linkdead', DEFAULT_OPTIONS.linkdeadMs),
       logger: { level },
     };
+    for (const [flag, key, unit] of ABUSE_LIMITS) {
+      const v = (o as Record<string, unknown>)[flag] as string | undefined;
+      if (v === undefined) continue;
+      const n = intOption(v, flag, 0);
+      if (n < 0) throw new UsageError(`--${flag} must be 0 or more, got ${n}`);
+      (options as Record<string, unknown>)[key] = unit === 's' ? n * 1000 : n;
+    }
     if (o.world) options.world = o.world;
     const server = await startServer(options);
     // A stray rejection in one connection's code must not drop every player: log it and carry on.
