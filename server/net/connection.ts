@@ -202,7 +202,7 @@ export abstract class Connection implements SessionLink {
       if (this.phase === 'playing') return Promise.resolve(this.sendError('already_logged_in', 'You are already playing a character.', id));
       return Promise.resolve(this.sendError('not_logged_in', 'Log in first (as a guest, or with an account).', id));
     }
-    return this.login(() => this.ctx.portal.enter(this.account, query), id);
+    return this.login(() => this.ctx.portal.enter(this.ip, this.account, query), id);
   }
 
   // ---- the session's side ---------------------------------------------------------------------------

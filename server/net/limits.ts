@@ -38,6 +38,8 @@ export interface LimitOptions {
   /** The same, for all the websocket connections of one address together. 0: no limit. */
   framesPerSecondPerIp: number;
   frameBurstPerIp: number;
+  /** Characters one address may hold at once, link-dead ones (kept for a resume) included. 0: no limit. */
+  maxCharactersPerIp: number;
   /** Requests of one connection waiting for the game (commands queued, states, character lists); more are refused. */
   maxPendingRequests: number;
 }
@@ -80,6 +82,7 @@ export const DEFAULT_LIMITS: LimitOptions = {
   framesPerSecondPerIp: 200,
   frameBurstPerIp: 400,
   maxPendingRequests: 32,
+  maxCharactersPerIp: 5,
 };
 
 export const DEFAULT_OPTIONS: ServerOptions = {

@@ -38,6 +38,8 @@ export class Session implements Driver {
     readonly account: Account | null,
     readonly character: { id: string; name: string },
     readonly token: string,
+    /** The address that holds this character: the one it started from, then the last to connect to it. */
+    public ip: string,
   ) {}
 
   /** States are computed while a connection wants them (websocket; telnet with GMCP). */
@@ -112,60 +114,62 @@ export class Portal {
 
   // ---- logins ------------------------------------------------------------------------------------
 
-  async guest(character?: string): Promise<LoginResult> {
-    return this.enter(null, character);
+  // Every login step names the address it comes from (`from`): limits are per address.
+
+  async guest(from: string, character?: string): Promise<LoginResult> {
+    return this.enter(from, null, character);
   }
 
-  async login(name: string, password: string, character?: string): Promise<LoginResult> {
+  async login(from: string, name: string, password: string, character?: string): Promise<LoginResult> {
     const account = await this.accounts.verify(name, password);
     if (!account) return { kind: 'error', code: 'auth_failed', message: 'Wrong account name or password.' };
     const live = this.byAccount.get(account.id);
-    if (live && !character) return { kind: 'session', session: live, resumed: true };
+    if (live && !character) return this.capRefusal(from, live) ?? { kind: 'session', session: live, resumed: true };
     if (live && character) this.endSession(live, 'You logged in again and chose another character.');
-    return this.enter(account, character ?? account.character ?? undefined, !character);
+    return this.enter(from, account, character ?? account.character ?? undefined, !character);
   }
 
-  async register(name: string, password: string, character?: string): Promise<LoginResult> {
+  async register(from: string, name: string, password: string, character?: string): Promise<LoginResult> {
     try {
       const account = await this.accounts.register(name, password);
-      this.log.info({ account: account.name, role: account.role }, 'account registered');
-      return this.enter(account, character);
+      this.log.info({ account: account.name, role: account.role, ip: from }, 'account registered');
+      return this.enter(from, account, character);
     } catch (err) {
       if (err instanceof AccountError) return { kind: 'error', code: err.code, message: err.message };
       throw err;
     }
   }
 
-  async resume(token: string): Promise<LoginResult> {
+  async resume(from: string, token: string): Promise<LoginResult> {
     const live = this.byToken.get(token);
-    if (live) return { kind: 'session', session: live, resumed: true };
+    if (live) return this.capRefusal(from, live) ?? { kind: 'session', session: live, resumed: true };
     const grant = this.accounts.resolveToken(token);
     if (!grant) return { kind: 'error', code: 'bad_token', message: 'That token is unknown or has expired; log in again.' };
     const account = grant.accountId === null ? null : this.accounts.byId(grant.accountId);
     if (grant.accountId !== null && !account) return { kind: 'error', code: 'bad_token', message: 'The account of that token no longer exists.' };
     if (account) {
       const other = this.byAccount.get(account.id);
-      if (other) return { kind: 'session', session: other, resumed: true };
+      if (other) return this.capRefusal(from, other) ?? { kind: 'session', session: other, resumed: true };
     }
     const all = await this.host.characters();
     const info = all.find((c) => c.id === grant.character);
     if (!info) return { kind: 'choose', account, characters: await this.free(), message: 'Your character is no longer in the world; choose another.' };
     // The same token or account may have resumed meanwhile (two connections racing): take that session over.
     const again = this.byToken.get(token) ?? (account ? this.byAccount.get(account.id) : undefined);
-    if (again) return { kind: 'session', session: again, resumed: true };
+    if (again) return this.capRefusal(from, again) ?? { kind: 'session', session: again, resumed: true };
     if (this.host.driverOf(info.id)) return { kind: 'error', code: 'character_taken', message: `Someone else is playing ${info.name} now.` };
-    return { kind: 'session', session: this.start(account, info, token), resumed: true };
+    return this.capRefusal(from) ?? { kind: 'session', session: this.start(from, account, info, token), resumed: true };
   }
 
   /** Take up `query` (or, when `soft`, try it and fall back to choosing). */
-  async enter(account: Account | null, query?: string, soft = false): Promise<LoginResult> {
+  async enter(from: string, account: Account | null, query?: string, soft = false): Promise<LoginResult> {
     const free = await this.free();
     if (!query) return { kind: 'choose', account, characters: free };
     const found = matchCharacter(free, query);
     if (found && found !== 'ambiguous') {
       // Someone may have taken it while the list was fetched.
       if (this.host.driverOf(found.id)) return { kind: 'error', code: 'character_taken', message: `Someone else is playing ${found.name}; choose another.` };
-      return { kind: 'session', session: this.start(account, found), resumed: false };
+      return this.capRefusal(from) ?? { kind: 'session', session: this.start(from, account, found), resumed: false };
     }
     if (soft) return { kind: 'choose', account, characters: free };
     if (found === 'ambiguous') return { kind: 'error', code: 'no_such_character', message: `"${query}" matches several characters; use the id.` };
@@ -178,10 +182,34 @@ export class Portal {
     return this.host.freeCharacters();
   }
 
-  private start(account: Account | null, info: CharacterInfo, token?: string): Session {
+  /** Characters held from an address: sessions it started or last connected to, link-dead ones included. */
+  heldFrom(ip: string): number {
+    let n = 0;
+    for (const s of this.sessions) if (s.ip === ip) n++;
+    return n;
+  }
+
+  /**
+   * The refusal when `from` may not take up one more character (a new session, or `session` taken over
+   * from another address); null when it may.
+   */
+  private capRefusal(from: string, session?: Session): LoginResult | null {
+    const max = this.opts.maxCharactersPerIp;
+    if (max <= 0 || (session && session.ip === from)) return null;
+    const held = this.heldFrom(from);
+    if (held < max) return null;
+    this.log.info({ ip: from, held, max }, 'refused: characters per address');
+    const linkdead = this.opts.linkdeadMs > 0 ? `; a dropped connection keeps its character for ${Math.round(this.opts.linkdeadMs / 1000)} seconds` : '';
+    return {
+      kind: 'error', code: 'too_many_characters',
+      message: `Your address already holds ${held} character${held === 1 ? '' : 's'}, the most one address may (${max}, link-dead ones included${linkdead}). Quit one, or resume it, first.`,
+    };
+  }
+
+  private start(from: string, account: Account | null, info: CharacterInfo, token?: string): Session {
     const ttl = account ? this.opts.accountTokenMs : this.opts.guestTokenMs;
     const tok = token ?? this.accounts.issueToken(account?.id ?? null, info.id, ttl).token;
-    const session = new Session(this, account, { id: info.id, name: info.name }, tok);
+    const session = new Session(this, account, { id: info.id, name: info.name }, tok, from);
     this.host.attach(info.id, session);
     this.sessions.add(session);
     this.byToken.set(tok, session);
@@ -201,6 +229,7 @@ export class Portal {
     session.linkdeadTimer = null;
     const old = session.link;
     session.link = link;
+    session.ip = link.ip;
     this.host.refreshWatch(session.character.id);
     if (old && old !== link) old.detachedFromSession('This character was taken up by a new connection.', false);
   }

@@ -181,7 +181,10 @@ export type ErrorCode =
   | 'no_such_character'
   | 'character_taken' // someone else drives that character
   | 'too_long' // command text over the limit
-  | 'rate_limited' // too many commands; this one was dropped
+  | 'rate_limited' // too many commands or messages; this one was dropped
+  | 'too_many_characters' // your address already holds as many characters as it may (link-dead ones included)
+  | 'login_throttled' // too many failed logins for this account or from this address; wait and try again
+  | 'registration_limited' // too many accounts registered from this address in the last hour
   | 'forbidden' // an admin command from a player
   | 'unavailable' // the game is restarting; try again
   | 'too_many_connections' // refused at connect; the connection closes

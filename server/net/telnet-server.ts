@@ -122,7 +122,7 @@ export class TelnetSession extends Connection {
     }
     switch (verb) {
       case 'guest':
-        return void this.login(() => this.ctx.portal.guest(arg || undefined));
+        return void this.login(() => this.ctx.portal.guest(this.ip, arg || undefined));
       case 'login':
       case 'connect':
         if (!arg) return this.say('Usage: login NAME');
@@ -137,7 +137,7 @@ export class TelnetSession extends Connection {
         return this.schedulePrompt();
       case 'resume':
         if (!arg) return this.say('Usage: resume TOKEN');
-        return void this.login(() => this.ctx.portal.resume(arg));
+        return void this.login(() => this.ctx.portal.resume(this.ip, arg));
       default:
         return this.say('Type guest, login NAME, register NAME, resume TOKEN or quit.');
     }
@@ -153,9 +153,9 @@ export class TelnetSession extends Connection {
     this.step = { kind: 'menu' };
     if (step.kind === 'confirm-password') {
       if (password !== step.password) return this.say('The passwords differ; try register again.');
-      return void this.login(() => this.ctx.portal.register(step.name, password));
+      return void this.login(() => this.ctx.portal.register(this.ip, step.name, password));
     }
-    return void this.login(() => this.ctx.portal.login(step.name, password));
+    return void this.login(() => this.ctx.portal.login(this.ip, step.name, password));
   }
 
   private say(text: string): void {

@@ -92,12 +92,12 @@ export class WsConnection extends Connection {
     const portal = this.ctx.portal;
     switch (f.type) {
       case 'login':
-        if ('guest' in f) return void this.login(() => portal.guest(f.character));
-        return void this.login(() => portal.login(f.name, f.password, f.character));
+        if ('guest' in f) return void this.login(() => portal.guest(this.ip, f.character));
+        return void this.login(() => portal.login(this.ip, f.name, f.password, f.character));
       case 'register':
-        return void this.login(() => portal.register(f.name, f.password, f.character));
+        return void this.login(() => portal.register(this.ip, f.name, f.password, f.character));
       case 'resume':
-        return void this.login(() => portal.resume(f.token));
+        return void this.login(() => portal.resume(this.ip, f.token));
       case 'choose':
         return void this.choose(f.character);
       case 'characters':

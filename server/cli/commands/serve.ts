@@ -17,6 +17,7 @@ const ABUSE_LIMITS: [flag: string, key: keyof ServerOptions, unit: 'n' | 's', he
   ['frame-rate-per-ip', 'framesPerSecondPerIp', 'n', 'websocket messages per second for all connections of one address (0: none)'],
   ['frame-burst-per-ip', 'frameBurstPerIp', 'n', 'the burst for one address'],
   ['max-pending', 'maxPendingRequests', 'n', 'requests of one connection waiting for the game'],
+  ['max-characters-per-ip', 'maxCharactersPerIp', 'n', 'characters one address may hold, link-dead ones included (0: none)'],
 ];
 
 const abuseUsage = () => ABUSE_LIMITS.map(([flag, key, unit, help]) => {
