@@ -113,7 +113,8 @@ export abstract class Connection implements SessionLink {
   checkTimers(now: number): void {
     if (this.phase === 'closed') return;
     const o = this.ctx.opts;
-    if (this.phase !== 'playing' && o.loginTimeoutMs > 0 && now - this.openedAt > o.loginTimeoutMs && now - this.lastInput > 1000) {
+    // An absolute deadline from the moment of connecting: input (a byte every second, say) does not extend it.
+    if (this.phase !== 'playing' && o.loginTimeoutMs > 0 && now - this.openedAt > o.loginTimeoutMs) {
       this.end(`You did not log in within ${duration(o.loginTimeoutMs)}; goodbye.`, 'login_timeout');
     } else if (o.idleTimeoutMs > 0 && now - this.lastInput > o.idleTimeoutMs) {
       this.end(`Idle for ${duration(o.idleTimeoutMs)}; goodbye. Your character is saved.`, 'idle_timeout');
@@ -132,7 +133,6 @@ export abstract class Connection implements SessionLink {
     if (this.phase === 'closed') return;
     this.phase = 'closed';
     this.ctx.connections.delete(this);
-    this.ctx.counter.close(this.ip);
     if (this.session) this.ctx.portal.unbind(this.session, this);
     this.session = null;
   }

@@ -176,6 +176,11 @@ export class ConnectionCounter {
     return null;
   }
 
+  /** Open connections from one address. */
+  count(ip: string): number {
+    return this.perIp.get(ip) ?? 0;
+  }
+
   close(ip: string): void {
     const n = this.perIp.get(ip) ?? 0;
     if (n <= 1) this.perIp.delete(ip);

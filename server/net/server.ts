@@ -9,6 +9,7 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
 import { readFile } from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import { Host, HostUnavailableError, type Log } from '../host/host.js';
 import { AccountStore } from '../store/accounts.js';
 import { openDb, type Db } from '../store/db.js';
@@ -19,6 +20,12 @@ import { ServerStats } from './stats.js';
 import { listenTelnet, type TelnetListener } from './telnet-server.js';
 import { refuseWebsocket, SERVER_NAME, SERVER_VERSION, WsConnection } from './websocket.js';
 
+/** An accepted socket over the connection limits carries the reason. */
+const REFUSAL = Symbol('lightmud.refusal');
+type RefusableSocket = Socket & { [REFUSAL]?: string };
+/** How long a refused HTTP connection may take to send the request that gets the reason. */
+const REFUSED_GRACE_MS = 3000;
+
 export interface RunningServer {
   opts: ServerOptions;
   httpPort: number;
@@ -27,6 +34,8 @@ export interface RunningServer {
   portal: Portal;
   accounts: AccountStore;
   app: FastifyInstance;
+  /** Open connections (HTTP, websocket, telnet) from one address. */
+  connectionsFrom(ip: string): number;
   /** Tell everyone, save, close every connection and the database. */
   close(reason?: string): Promise<void>;
 }
@@ -83,6 +92,25 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     });
 
     // ---- HTTP ----
+    // Every TCP connection to the HTTP port (plain HTTP, keep-alive, websockets) counts against the
+    // limits, in total and per address, as telnet's do. One over them is answered with the reason (a 503
+    // for HTTP, a too_many_connections frame for a websocket) if it sends a request within a few
+    // seconds, and closed either way; it is not counted.
+    app.server.on('connection', (socket: Socket) => {
+      const ip = socket.remoteAddress ?? 'unknown';
+      const refusal = counter.open(ip);
+      if (refusal) {
+        (socket as RefusableSocket)[REFUSAL] = refusal;
+        setTimeout(() => socket.destroy(), REFUSED_GRACE_MS).unref();
+        return;
+      }
+      socket.once('close', () => counter.close(ip));
+    });
+    app.addHook('onRequest', async (req, reply) => {
+      const refusal = (req.raw.socket as RefusableSocket)[REFUSAL];
+      if (!refusal || req.headers.upgrade?.toLowerCase() === 'websocket') return;
+      return reply.code(503).header('connection', 'close').header('retry-after', '10').send({ error: 'too_many_connections', message: refusal });
+    });
     await app.register(fastifyWebsocket, { options: { maxPayload: opts.maxFrameBytes } });
     app.get('/healthz', async () => ({
       ok: true, server: SERVER_NAME, version: SERVER_VERSION, world: liveHost.info.title,
@@ -124,7 +152,8 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     app.get('/protocol.ts', async (_req, reply) => reply.type('text/plain; charset=utf-8').send(await readFile(new URL('./protocol.ts', import.meta.url))));
     app.get('/ws', { websocket: true }, (socket, req) => {
       const ip = req.socket.remoteAddress ?? 'unknown';
-      const refusal = counter.open(ip);
+      // Counted when its TCP connection was accepted (above).
+      const refusal = (req.raw.socket as RefusableSocket)[REFUSAL];
       if (refusal) return refuseWebsocket(socket, refusal);
       new WsConnection(ctx, ip, socket).start();
     });
@@ -170,6 +199,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     let closing: Promise<void> | null = null;
     const running: RunningServer = {
       opts, httpPort, telnetPort: telnet?.port ?? null, host, portal, accounts, app,
+      connectionsFrom: (ip) => counter.count(ip),
       close(reason = 'The server is shutting down; your character is saved.') {
         closing ??= (async () => {
           clearInterval(sweep);

@@ -254,7 +254,10 @@ export function listenTelnet(ctx: ServerContext, host: string, port: number, mss
       return;
     }
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => {
+      sockets.delete(socket);
+      ctx.counter.close(ip);
+    });
     const o = ctx.opts;
     const conn = new TelnetConnection(socket, {
       maxLineLength: o.maxLineBytes,

@@ -1,0 +1,96 @@
+/**
+ * Issue 12, 4: connections of every kind (HTTP, websocket, telnet) count against one per-address cap,
+ * and the login timeout is an absolute deadline, not reset by a byte now and then.
+ */
+import { get } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, TelnetClient, WsClient, type TestServer } from '../server/helpers.js';
+
+function httpGet(port: number, path: string, from: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = get({ host: '127.0.0.1', port, path, localAddress: from, agent: false }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += String(d)));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+  });
+}
+
+function openSocket(port: number, from: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const s = connect({ port, host: '127.0.0.1', localAddress: from });
+    s.once('connect', () => resolve(s));
+    s.once('error', reject);
+  });
+}
+
+describe('connections per address, of every kind', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ maxConnectionsPerIp: 3, loginTimeoutMs: 0 });
+  });
+  afterAll(() => server.stop());
+
+  it('counts idle HTTP connections with websockets and telnet, refuses each kind with the reason, and spares other addresses', async () => {
+    const from = '127.0.0.8';
+    // Three idle HTTP connections (nothing sent) take the address's three places.
+    const idle = await Promise.all([1, 2, 3].map(() => openSocket(server.httpPort, from)));
+    await expect.poll(() => server.connectionsFrom(from)).toBe(3);
+
+    const ws = await WsClient.open(server.wsUrl, from);
+    expect(await ws.nextOfType('error')).toMatchObject({ code: 'too_many_connections', message: expect.stringContaining('limit is 3') });
+    expect((await ws.waitClosed()).code).toBe(1013);
+
+    const http = await httpGet(server.httpPort, '/healthz', from);
+    expect(http.status).toBe(503);
+    expect(JSON.parse(http.body)).toMatchObject({ error: 'too_many_connections', message: expect.stringContaining('limit is 3') });
+
+    const t = await TelnetClient.open(server.telnetPort!, [], from);
+    await t.waitFor('limit is 3');
+    await t.waitClosed();
+
+    // Another address plays meanwhile.
+    const other = await WsClient.open(server.wsUrl, '127.0.0.9');
+    await other.guest('kitty');
+    await other.close();
+
+    // Places are given back when the sockets close.
+    for (const s of idle) s.destroy();
+    await expect.poll(() => server.connectionsFrom(from)).toBe(0);
+    expect((await httpGet(server.httpPort, '/healthz', from)).status).toBe(200);
+  });
+});
+
+describe('login timeout', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ loginTimeoutMs: 1000 });
+  });
+  afterAll(() => server.stop());
+
+  it('closes a websocket that pings every 0.3 s but never logs in', async () => {
+    const c = await WsClient.open(server.wsUrl, '127.0.0.10');
+    await c.nextOfType('hello');
+    const keepAlive = setInterval(() => c.send({ type: 'ping' }), 300);
+    try {
+      expect(await c.nextOfType('error')).toMatchObject({ code: 'login_timeout' });
+      await c.waitClosed();
+    } finally {
+      clearInterval(keepAlive);
+    }
+  });
+
+  it('closes a telnet connection that sends an empty line every 0.3 s but never logs in', async () => {
+    const t = await TelnetClient.open(server.telnetPort!, [], '127.0.0.10');
+    await t.waitFor('> ');
+    const keepAlive = setInterval(() => t.write('\r\n'), 300); // an empty line: input, but no login
+    try {
+      await t.waitFor('did not log in');
+      await t.waitClosed();
+    } finally {
+      clearInterval(keepAlive);
+    }
+  });
+});
