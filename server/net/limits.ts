@@ -38,6 +38,14 @@ export interface LimitOptions {
   /** The same, for all the websocket connections of one address together. 0: no limit. */
   framesPerSecondPerIp: number;
   frameBurstPerIp: number;
+  /**
+   * Bytes per second a telnet connection may send, and the burst above it. A connection that has sent
+   * more than twice the burst beyond its allowance (a sustained flood, not a paste) is disconnected.
+   */
+  telnetBytesPerSecond: number;
+  telnetByteBurst: number;
+  /** Largest telnet subnegotiation (GMCP message, ...) accepted; a longer or unclosed one is dropped at this size. */
+  maxSubnegotiationBytes: number;
   /** Characters one address may hold at once, link-dead ones (kept for a resume) included. 0: no limit. */
   maxCharactersPerIp: number;
   /** Requests of one connection waiting for the game (commands queued, states, character lists); more are refused. */
@@ -83,6 +91,9 @@ export const DEFAULT_LIMITS: LimitOptions = {
   frameBurstPerIp: 400,
   maxPendingRequests: 32,
   maxCharactersPerIp: 5,
+  telnetBytesPerSecond: 16 * 1024,
+  telnetByteBurst: 64 * 1024,
+  maxSubnegotiationBytes: 4096,
 };
 
 export const DEFAULT_OPTIONS: ServerOptions = {

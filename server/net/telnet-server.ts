@@ -9,6 +9,7 @@ import { Connection, type ResultInfo, type ServerContext } from './connection.js
 import type { CharacterState, ErrorCode, EventSummary } from './protocol.js';
 import type { CharacterInfo } from '../host/types.js';
 import type { Session } from './portal.js';
+import { TokenBucket } from './limits.js';
 import { SERVER_NAME, SERVER_VERSION } from './websocket.js';
 
 /** How many free characters the menu lists; the rest are reachable by name. */
@@ -27,9 +28,24 @@ export class TelnetSession extends Connection {
   private step: Step = { kind: 'menu' };
   private promptScheduled = false;
   private lastRoom: string | null = null;
+  /** Bytes received, against --telnet-byte-rate. */
+  private bytes: TokenBucket;
+  /** Protocol errors by code: each code is logged once per connection, the counts when it closes. */
+  private errorCounts = new Map<string, number>();
 
   constructor(ctx: ServerContext, ip: string, private conn: TelnetConnection, private socket: Socket) {
     super(ctx, ip);
+    this.bytes = new TokenBucket(ctx.opts.telnetBytesPerSecond, ctx.opts.telnetByteBurst);
+  }
+
+  /** Runs before the telnet layer parses a chunk: a sustained flood is cut off before it costs more. */
+  private countBytes(n: number): void {
+    const o = this.ctx.opts;
+    if (o.telnetBytesPerSecond <= 0 || this.ending || this.isClosed()) return;
+    if (this.bytes.spend(n) >= -o.telnetByteBurst) return;
+    this.ctx.log.warn({ ip: this.ip, rate: o.telnetBytesPerSecond, burst: o.telnetByteBurst }, 'telnet flood; disconnecting');
+    this.socket.pause();
+    this.end(`Flooding: more than ${o.telnetBytesPerSecond} bytes a second (bursts of ${o.telnetByteBurst}); goodbye.`);
   }
 
   /** GMCP clients get Room.Info / Char.Status from states; plain telnet needs none (decided when the character is taken up). */
@@ -40,8 +56,14 @@ export class TelnetSession extends Connection {
   start(): void {
     this.conn.on('line', (line) => this.onLine(line));
     this.conn.on('error', (err) => this.onTelnetError(err));
-    this.conn.on('close', () => this.closed());
+    this.conn.on('close', () => {
+      this.closed();
+      const counts = Object.fromEntries(this.errorCounts);
+      if ([...this.errorCounts.values()].some((n) => n > 1)) this.ctx.log.info({ ip: this.ip, errors: counts }, 'telnet protocol errors of a closed connection');
+    });
     this.conn.start();
+    // Before the telnet layer's own listener (added by start()), so a flood is cut off before it is parsed.
+    this.socket.prependListener('data', (chunk: Buffer) => this.countBytes(chunk.length));
     const title = this.ctx.host.info.title;
     this.schedulePrompt();
     this.conn.send(
@@ -90,8 +112,12 @@ export class TelnetSession extends Connection {
         return this.say(`That line was too long (the limit is ${this.ctx.opts.maxLineBytes} bytes); it was ignored.`);
       case 'rate_limited':
         return this.say('You are sending lines too fast; some were dropped.');
-      default:
-        this.ctx.log.info({ ip: this.ip, code: err.code, message: err.message }, 'telnet');
+      default: {
+        // Logged once per code and connection: a flood of broken subnegotiations must not flood the log.
+        const n = (this.errorCounts.get(err.code) ?? 0) + 1;
+        this.errorCounts.set(err.code, n);
+        if (n === 1) this.ctx.log.info({ ip: this.ip, code: err.code, message: err.message }, 'telnet (further errors of this kind from this connection are counted, not logged)');
+      }
     }
   }
 
@@ -266,6 +292,7 @@ export function listenTelnet(ctx: ServerContext, host: string, port: number, mss
       mssp,
       idleTimeoutMs: 0, // the server's sweep enforces login and idle timeouts on every transport
       maxOutputBuffer: o.maxBufferedBytes,
+      maxSubnegotiation: o.maxSubnegotiationBytes,
     });
     new TelnetSession(ctx, ip, conn, socket).start();
   });

@@ -17,6 +17,9 @@ const ABUSE_LIMITS: [flag: string, key: keyof ServerOptions, unit: 'n' | 's', he
   ['frame-rate-per-ip', 'framesPerSecondPerIp', 'n', 'websocket messages per second for all connections of one address (0: none)'],
   ['frame-burst-per-ip', 'frameBurstPerIp', 'n', 'the burst for one address'],
   ['max-pending', 'maxPendingRequests', 'n', 'requests of one connection waiting for the game'],
+  ['telnet-byte-rate', 'telnetBytesPerSecond', 'n', 'bytes per second a telnet connection may send (0: none)'],
+  ['telnet-byte-burst', 'telnetByteBurst', 'n', 'bytes at once above that; twice this beyond the rate disconnects'],
+  ['max-subnegotiation', 'maxSubnegotiationBytes', 'n', 'largest telnet subnegotiation kept, in bytes'],
   ['max-characters-per-ip', 'maxCharactersPerIp', 'n', 'characters one address may hold, link-dead ones included (0: none)'],
 ];
 
