@@ -46,6 +46,17 @@ export interface LimitOptions {
   telnetByteBurst: number;
   /** Largest telnet subnegotiation (GMCP message, ...) accepted; a longer or unclosed one is dropped at this size. */
   maxSubnegotiationBytes: number;
+  /**
+   * Failed logins: after this many in a row for one account name, each further attempt on it must wait
+   * loginBackoffMs, then twice that, ... up to loginBackoffMaxMs (from any address, any connection).
+   * The same for one address across every name, after loginFailuresPerIp. 0: off.
+   */
+  loginFailuresPerAccount: number;
+  loginFailuresPerIp: number;
+  loginBackoffMs: number;
+  loginBackoffMaxMs: number;
+  /** Accounts one address may register an hour. 0: no limit. */
+  registrationsPerIpPerHour: number;
   /** Characters one address may hold at once, link-dead ones (kept for a resume) included. 0: no limit. */
   maxCharactersPerIp: number;
   /** Requests of one connection waiting for the game (commands queued, states, character lists); more are refused. */
@@ -91,6 +102,11 @@ export const DEFAULT_LIMITS: LimitOptions = {
   frameBurstPerIp: 400,
   maxPendingRequests: 32,
   maxCharactersPerIp: 5,
+  loginFailuresPerAccount: 5,
+  loginFailuresPerIp: 20,
+  loginBackoffMs: 2000,
+  loginBackoffMaxMs: 5 * 60_000,
+  registrationsPerIpPerHour: 5,
   telnetBytesPerSecond: 16 * 1024,
   telnetByteBurst: 64 * 1024,
   maxSubnegotiationBytes: 4096,

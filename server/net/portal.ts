@@ -12,6 +12,7 @@ import type { Driver, Host, Log } from '../host/host.js';
 import type { CharacterInfo } from '../host/types.js';
 import { AccountError, type Account, type AccountStore } from '../store/accounts.js';
 import type { ServerOptions } from './limits.js';
+import { FailureBackoff, waitText, WindowCounter } from './guard.js';
 
 /** What a session needs from the connection that carries it (server/net/connection.ts). */
 export interface SessionLink {
@@ -104,13 +105,21 @@ export class Portal {
   private byToken = new Map<string, Session>();
   private byAccount = new Map<number, Session>();
   readonly sessions = new Set<Session>();
+  /** Failed logins per account name and per address; registrations per address. */
+  private accountFailures: FailureBackoff;
+  private addressFailures: FailureBackoff;
+  private registrations: WindowCounter;
 
   constructor(
     readonly host: Host,
     readonly accounts: AccountStore,
     readonly opts: ServerOptions,
     private log: Log,
-  ) {}
+  ) {
+    this.accountFailures = new FailureBackoff(opts.loginFailuresPerAccount, opts.loginBackoffMs, opts.loginBackoffMaxMs);
+    this.addressFailures = new FailureBackoff(opts.loginFailuresPerIp, opts.loginBackoffMs, opts.loginBackoffMaxMs);
+    this.registrations = new WindowCounter(opts.registrationsPerIpPerHour, 3600_000);
+  }
 
   // ---- logins ------------------------------------------------------------------------------------
 
@@ -121,8 +130,22 @@ export class Portal {
   }
 
   async login(from: string, name: string, password: string, character?: string): Promise<LoginResult> {
+    const key = name.toLowerCase();
+    const waitAccount = this.accountFailures.wait(key);
+    const waitAddress = this.addressFailures.wait(from);
+    if (waitAccount || waitAddress) {
+      // Refused before the password is checked: guessing costs the guesser time, and the server no scrypt.
+      const why = waitAddress >= waitAccount ? 'from your address' : 'for this account';
+      return { kind: 'error', code: 'login_throttled', message: `Too many failed logins ${why}; try again in ${waitText(Math.max(waitAccount, waitAddress))}.` };
+    }
     const account = await this.accounts.verify(name, password);
-    if (!account) return { kind: 'error', code: 'auth_failed', message: 'Wrong account name or password.' };
+    if (!account) {
+      this.accountFailures.failed(key);
+      this.addressFailures.failed(from);
+      this.log.info({ ip: from, account: name.slice(0, 24) }, 'failed login');
+      return { kind: 'error', code: 'auth_failed', message: 'Wrong account name or password.' };
+    }
+    this.accountFailures.succeeded(key);
     const live = this.byAccount.get(account.id);
     if (live && !character) return this.capRefusal(from, live) ?? { kind: 'session', session: live, resumed: true };
     if (live && character) this.endSession(live, 'You logged in again and chose another character.');
@@ -130,8 +153,13 @@ export class Portal {
   }
 
   async register(from: string, name: string, password: string, character?: string): Promise<LoginResult> {
+    const wait = this.registrations.wait(from);
+    if (wait) {
+      return { kind: 'error', code: 'registration_limited', message: `At most ${this.opts.registrationsPerIpPerHour} accounts may be registered from one address an hour; try again in ${waitText(wait)}.` };
+    }
     try {
       const account = await this.accounts.register(name, password);
+      this.registrations.add(from);
       this.log.info({ account: account.name, role: account.role, ip: from }, 'account registered');
       return this.enter(from, account, character);
     } catch (err) {

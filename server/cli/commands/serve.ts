@@ -20,6 +20,11 @@ const ABUSE_LIMITS: [flag: string, key: keyof ServerOptions, unit: 'n' | 's', he
   ['telnet-byte-rate', 'telnetBytesPerSecond', 'n', 'bytes per second a telnet connection may send (0: none)'],
   ['telnet-byte-burst', 'telnetByteBurst', 'n', 'bytes at once above that; twice this beyond the rate disconnects'],
   ['max-subnegotiation', 'maxSubnegotiationBytes', 'n', 'largest telnet subnegotiation kept, in bytes'],
+  ['login-failures', 'loginFailuresPerAccount', 'n', 'failed logins in a row on one account before each attempt must wait (0: off)'],
+  ['login-failures-per-ip', 'loginFailuresPerIp', 'n', 'failed logins from one address before each attempt must wait (0: off)'],
+  ['login-backoff', 'loginBackoffMs', 's', 'the first wait, doubled at each further failure'],
+  ['login-backoff-max', 'loginBackoffMaxMs', 's', 'the longest wait'],
+  ['registrations-per-ip', 'registrationsPerIpPerHour', 'n', 'accounts one address may register an hour (0: no limit)'],
   ['max-characters-per-ip', 'maxCharactersPerIp', 'n', 'characters one address may hold, link-dead ones included (0: none)'],
 ];
 

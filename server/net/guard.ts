@@ -1,0 +1,82 @@
+/**
+ * Against password guessing and mass registration, per account name and per address, in memory (it
+ * survives reconnecting, not a restart of the server):
+ *
+ * - FailureBackoff: after `free` failed logins in a row for a key, each further attempt must wait
+ *   base, 2 base, 4 base, ... (at most `maxMs`); attempts while waiting are refused without checking
+ *   the password (no scrypt spent). A key is forgotten `forgetMs` after its last failure; a success
+ *   clears an account's failures (not an address's: one good account must not reset a guesser's count).
+ * - WindowCounter: events per key in a sliding window (registrations per address per hour).
+ */
+export class FailureBackoff {
+  private entries = new Map<string, { failures: number; blockedUntil: number; last: number }>();
+  private lastPrune = 0;
+
+  constructor(private free: number, private baseMs: number, private maxMs: number, private forgetMs = 15 * 60_000) {}
+
+  /** Milliseconds `key` must still wait before its next attempt (0: it may try now). */
+  wait(key: string, now = Date.now()): number {
+    if (this.free <= 0) return 0;
+    const e = this.entries.get(key);
+    return e ? Math.max(0, e.blockedUntil - now) : 0;
+  }
+
+  failed(key: string, now = Date.now()): void {
+    if (this.free <= 0) return;
+    this.prune(now);
+    const e = this.entries.get(key) ?? { failures: 0, blockedUntil: 0, last: now };
+    e.failures++;
+    e.last = now;
+    if (e.failures >= this.free) e.blockedUntil = now + Math.min(this.maxMs, this.baseMs * 2 ** Math.min(30, e.failures - this.free));
+    this.entries.set(key, e);
+  }
+
+  succeeded(key: string): void {
+    this.entries.delete(key);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private prune(now: number): void {
+    if (now - this.lastPrune < 60_000) return;
+    this.lastPrune = now;
+    for (const [k, e] of this.entries) if (now - e.last > this.forgetMs && now >= e.blockedUntil) this.entries.delete(k);
+  }
+}
+
+export class WindowCounter {
+  private events = new Map<string, number[]>();
+
+  constructor(private max: number, private windowMs: number) {}
+
+  /** Milliseconds until `key` may have one more event (0: now). */
+  wait(key: string, now = Date.now()): number {
+    if (this.max <= 0) return 0;
+    const list = this.recent(key, now);
+    return list.length < this.max ? 0 : list[0]! + this.windowMs - now;
+  }
+
+  add(key: string, now = Date.now()): void {
+    if (this.max <= 0) return;
+    const list = this.recent(key, now);
+    list.push(now);
+    this.events.set(key, list);
+    if (this.events.size > 10_000) for (const k of this.events.keys()) if (!this.recent(k, now).length) this.events.delete(k);
+  }
+
+  private recent(key: string, now: number): number[] {
+    const list = (this.events.get(key) ?? []).filter((t) => now - t < this.windowMs);
+    if (list.length) this.events.set(key, list);
+    else this.events.delete(key);
+    return list;
+  }
+}
+
+/** "12 seconds", "4 minutes". */
+export function waitText(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  if (s < 120) return `${s} second${s === 1 ? '' : 's'}`;
+  return `${Math.ceil(s / 60)} minutes`;
+}
