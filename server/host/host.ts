@@ -17,6 +17,7 @@ import type { CharacterState, EventSummary } from '../net/protocol.js';
 import type { AgentsOptions, AgentManager } from '../agents/manager.js';
 import type { AgentView, ViewOptions as AgentViewOptions } from '../agents/view.js';
 import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, HostRequest, OpenInfo, SubmitResult, WorldSummary, WorkerMessage } from './types.js';
+import { cleanText } from '../net/clean-text.js';
 
 export type DriverKind = 'human' | 'model' | 'script';
 
@@ -231,7 +232,9 @@ export class Host {
   // ---- game ------------------------------------------------------------------------------------
 
   /** Run one line of input for a character. Resolves once the command is durable. */
-  async submit(characterId: string, text: string, account: string | null = null, opts: { validOnly?: boolean } = {}): Promise<SubmitResult> {
+  async submit(characterId: string, input: string, account: string | null = null, opts: { validOnly?: boolean } = {}): Promise<SubmitResult> {
+    // Whoever drives the character (a player, a model, a script): no bidi overrides or invisible characters.
+    const text = cleanText(input);
     const r = await this.call<SubmitResult>(opts.validOnly ? { op: 'submit', actor: characterId, text, account, validOnly: true } : { op: 'submit', actor: characterId, text, account });
     for (const l of this.listeners) l(characterId, r.text, null);
     this.route(r.deliveries, r.states, characterId);

@@ -12,6 +12,7 @@ import { TokenBucket, type AddressBuckets, type ConnectionCounter, type ServerOp
 import type { LoginResult, Portal, Session, SessionLink } from './portal.js';
 import type { ServerStats } from './stats.js';
 import { DRIVE_HELP, driveCommand } from '../agents/manager.js';
+import { cleanText } from './clean-text.js';
 
 export interface ServerContext {
   host: Host;
@@ -219,8 +220,10 @@ export abstract class Connection implements SessionLink {
   // ---- commands --------------------------------------------------------------------------------------
 
   /** One line of game input. Refused at once when over the limits; otherwise run after the ones before it. */
-  command(text: string, id?: FrameId): void {
+  command(raw: string, id?: FrameId): void {
     if (this.ending) return;
+    // Bidi overrides, invisible and control characters never reach the game or other players.
+    const text = cleanText(raw);
     if (this.phase !== 'playing' || !this.session) {
       return this.sendError('not_logged_in', this.phase === 'choosing' ? 'Choose a character first.' : 'Log in first: as a guest, or with an account.', id);
     }
