@@ -13,6 +13,7 @@ import type { LoginResult, Portal, Session, SessionLink } from './portal.js';
 import type { ServerStats } from './stats.js';
 import { DRIVE_HELP, driveCommand } from '../agents/manager.js';
 import { cleanText } from './clean-text.js';
+import { describeStorageFault } from '../store/db.js';
 
 export interface ServerContext {
   host: Host;
@@ -188,6 +189,8 @@ export abstract class Connection implements SessionLink {
     this.session = session;
     this.phase = 'playing';
     this.sendWelcome(session, resumed);
+    const fault = this.ctx.host.storage;
+    if (fault) this.sendSystem(`Note: the server cannot save anything right now (${describeStorageFault(fault)}). You can look around, examine things and check your inventory, but actions are refused until it can.`);
     try {
       const [look, state] = await Promise.all([this.ctx.host.look(session.character.id), this.ctx.host.state(session.character.id)]);
       if (this.session === session) this.sendLook(look, state);
@@ -269,7 +272,8 @@ export abstract class Connection implements SessionLink {
     try {
       const r = await this.ctx.host.submit(session.character.id, text, session.account?.name ?? null);
       if (this.isClosed()) return;
-      this.sendResult(r.text, { id, ok: r.ok, seq: r.seq });
+      // seq 0: not in the event log (a read while the database cannot be written, or a refusal).
+      this.sendResult(r.text, r.seq ? { id, ok: r.ok, seq: r.seq } : { id, ok: r.ok });
       this.ctx.stats.command(performance.now() - t0);
       const state = r.states[session.character.id];
       if (state) this.sendState(state, id);

@@ -72,6 +72,8 @@ export interface ServerOptions extends LimitOptions {
   fresh: boolean;
   sync: SyncMode;
   snapshotEvery: number;
+  /** Largest database in bytes (a quota; writes beyond fail as on a full disk). 0: none. */
+  maxDbBytes: number;
   /** Account names with the admin role. */
   admins: string[];
   /** Token lifetime for registered accounts and for guests. */
@@ -121,6 +123,7 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   fresh: false,
   sync: 'full',
   snapshotEvery: 5000,
+  maxDbBytes: 0,
   admins: [],
   accountTokenMs: 30 * 24 * 3600_000,
   guestTokenMs: 24 * 3600_000,

@@ -11,6 +11,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import { readFile } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import { Host, HostUnavailableError, type Log } from '../host/host.js';
+import { describeStorageFault } from '../store/db.js';
 import { AccountStore } from '../store/accounts.js';
 import { openDb, type Db } from '../store/db.js';
 import { Connection, type ServerContext } from './connection.js';
@@ -54,6 +55,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
   const app = Fastify({ logger: opts.logger, bodyLimit: 16 * 1024, logController: new LogController({ disableRequestLogging: true }) });
   const log: Log = app.log;
   const startedAt = Date.now();
+  let closingNow = false;
 
   let accountsDb: Db | null = null;
   let host: Host | null = null;
@@ -66,7 +68,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     if (accounts.unknownAdmins.length) {
       log.warn({ names: accounts.unknownAdmins }, '--admin names no existing account: ignored (register first, then use `lightmud admin grant NAME`); registering such a name later gives no admin role');
     }
-    host = await Host.start({ db: opts.db, world: opts.world, fresh: opts.fresh, sync: opts.sync, snapshotEvery: opts.snapshotEvery }, { log });
+    host = await Host.start({ db: opts.db, world: opts.world, fresh: opts.fresh, sync: opts.sync, snapshotEvery: opts.snapshotEvery, maxDbBytes: opts.maxDbBytes }, { log });
     const info = host.info;
     log.info({ world: info.title, source: info.source, restored: info.restored, replayed: info.replayed, diverged: info.diverged, seq: info.seq, ...info.counts }, info.restored === 'seeded' ? 'world loaded from its file' : 'world restored from the database');
     if (info.diverged) log.warn({ diverged: info.diverged }, 'some replayed commands gave other replies than logged (the game code changed since); the replayed state stands');
@@ -112,10 +114,27 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
       return reply.code(503).header('connection', 'close').header('retry-after', '10').send({ error: 'too_many_connections', message: refusal });
     });
     await app.register(fastifyWebsocket, { options: { maxPayload: opts.maxFrameBytes } });
+    // Liveness: the process answers. Always 200 while it does; whether it can do its work is /readyz.
     app.get('/healthz', async () => ({
       ok: true, server: SERVER_NAME, version: SERVER_VERSION, world: liveHost.info.title,
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), connections: counter.total, sessions: portal.sessions.size,
+      storage: liveHost.storage || accounts.storageFault ? 'cannot write' : 'ok',
     }));
+    // Readiness: 200 when players can play and every action is saved; 503 with the reasons otherwise.
+    app.get('/readyz', async (_req, reply) => {
+      const reasons: string[] = [];
+      if (closingNow) reasons.push('the server is shutting down');
+      const g = liveHost.storage;
+      if (g) reasons.push(`the game cannot save actions: ${describeStorageFault(g)} (${g.code}: ${g.message}) since ${new Date(g.since).toISOString()}; reads are served, actions refused`);
+      const a = accounts.storageFault;
+      if (a) reasons.push(`accounts and resume tokens cannot be saved (${a.code}: ${a.message}) since ${new Date(a.since).toISOString()}`);
+      try {
+        await liveHost.summary();
+      } catch (err) {
+        reasons.push(err instanceof HostUnavailableError ? 'the game is restarting' : `the game does not answer: ${(err as Error).message}`);
+      }
+      return reply.code(reasons.length ? 503 : 200).send({ ready: reasons.length === 0, reasons });
+    });
     app.get('/api/world', async (_req, reply) => {
       try {
         const summary = await liveHost.summary();
@@ -197,11 +216,13 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     );
 
     let closing: Promise<void> | null = null;
+    closingNow = false;
     const running: RunningServer = {
       opts, httpPort, telnetPort: telnet?.port ?? null, host, portal, accounts, app,
       connectionsFrom: (ip) => counter.count(ip),
       close(reason = 'The server is shutting down; your character is saved.') {
         closing ??= (async () => {
+          closingNow = true;
           clearInterval(sweep);
           clearInterval(heartbeat);
           stats.stop();

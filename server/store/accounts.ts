@@ -6,7 +6,7 @@
  */
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { nanoid } from 'nanoid';
-import type { Db } from './db.js';
+import { isStorageError, type Db } from './db.js';
 
 export type Role = 'player' | 'admin';
 
@@ -32,7 +32,7 @@ export const MIN_PASSWORD = 6;
 export const MAX_PASSWORD = 200;
 
 export class AccountError extends Error {
-  constructor(readonly code: 'bad_name' | 'name_taken', message: string) {
+  constructor(readonly code: 'bad_name' | 'name_taken' | 'unavailable', message: string) {
     super(message);
   }
 }
@@ -83,6 +83,22 @@ const toAccount = (r: AccountRow): Account => ({ id: r.id, name: r.name, role: r
 
 export class AccountStore {
   private lastPrune = 0;
+  /** Set when a write to the accounts failed for want of storage (disk full, read-only); cleared by the next write that works. */
+  storageFault: { code: string; message: string; since: number } | null = null;
+
+  /** Run a write; a storage failure is noted and, unless `rethrow`, swallowed (the write is then lost). */
+  private write<T>(what: string, fn: () => T, fallback: T, rethrow = false): T {
+    try {
+      const r = fn();
+      this.storageFault = null;
+      return r;
+    } catch (err) {
+      if (!isStorageError(err)) throw err;
+      this.storageFault = { code: err.code, message: `${what}: ${err.message}`, since: this.storageFault?.since ?? Date.now() };
+      if (rethrow) throw new AccountError('unavailable', 'The server cannot save new accounts right now (its database cannot be written); try again later. Guests can still play.');
+      return fallback;
+    }
+  }
   /**
    * Names given with `--admin` that were not accounts at start-up: they get nothing, ever (a name
    * registered later is a player like any other; see grantAtStart).
@@ -122,11 +138,11 @@ export class AccountStore {
     // Never an admin by registering: roles are granted only to existing accounts (lightmud admin grant).
     const role: Role = 'player';
     try {
-      const r = this.db.prepare('INSERT INTO accounts (name, password, role, created_at) VALUES (?, ?, ?, ?)').run(name, hash, role, Date.now());
+      const r = this.write('register', () => this.db.prepare('INSERT INTO accounts (name, password, role, created_at) VALUES (?, ?, ?, ?)').run(name, hash, role, Date.now()), null, true)!;
       return { id: Number(r.lastInsertRowid), name, role, character: null };
     } catch (err) {
       // Two registrations of one name raced through the KDF: the UNIQUE constraint decides.
-      if (err instanceof Error && /UNIQUE/.test(err.message)) throw new AccountError('name_taken', `The name "${name}" is taken.`);
+      if (err instanceof Error && !(err instanceof AccountError) && /UNIQUE/.test(err.message)) throw new AccountError('name_taken', `The name "${name}" is taken.`);
       throw err;
     }
   }
@@ -140,7 +156,8 @@ export class AccountStore {
       return null;
     }
     if (!(await verifyPassword(password, row.password))) return null;
-    this.db.prepare('UPDATE accounts SET last_login_at = ? WHERE id = ?').run(Date.now(), row.id);
+    // Not saved when the disk is full or read-only: the login works all the same.
+    this.write('last login', () => this.db.prepare('UPDATE accounts SET last_login_at = ? WHERE id = ?').run(Date.now(), row.id), null);
     return toAccount(row);
   }
 
@@ -162,7 +179,7 @@ export class AccountStore {
   }
 
   setCharacter(accountId: number, character: string | null): void {
-    this.db.prepare('UPDATE accounts SET character = ? WHERE id = ?').run(character, accountId);
+    this.write('last character', () => this.db.prepare('UPDATE accounts SET character = ? WHERE id = ?').run(character, accountId), null);
   }
 
   issueToken(accountId: number | null, character: string, ttlMs: number): TokenGrant {
@@ -170,9 +187,10 @@ export class AccountStore {
     const grant = { token: nanoid(), accountId, character, expiresAt: now + ttlMs };
     if (now - this.lastPrune > 3600_000) {
       this.lastPrune = now;
-      this.db.prepare('DELETE FROM tokens WHERE expires_at < ?').run(now);
+      this.write('token prune', () => this.db.prepare('DELETE FROM tokens WHERE expires_at < ?').run(now), null);
     }
-    this.db.prepare('INSERT INTO tokens (token, account_id, character, created_at, expires_at) VALUES (?, ?, ?, ?, ?)').run(grant.token, accountId, character, now, grant.expiresAt);
+    // When it cannot be saved, the token still resumes the session while the server runs (the portal keeps it).
+    this.write('token', () => this.db.prepare('INSERT INTO tokens (token, account_id, character, created_at, expires_at) VALUES (?, ?, ?, ?, ?)').run(grant.token, accountId, character, now, grant.expiresAt), null);
     return grant;
   }
 
@@ -184,6 +202,6 @@ export class AccountStore {
   }
 
   revokeToken(token: string): void {
-    this.db.prepare('DELETE FROM tokens WHERE token = ?').run(token);
+    this.write('token revoke', () => this.db.prepare('DELETE FROM tokens WHERE token = ?').run(token), null);
   }
 }

@@ -84,6 +84,20 @@ export function openDb(path: string, opts: { sync?: SyncMode; readonly?: boolean
   return db;
 }
 
+/** SQLite errors that mean the database cannot be written now (disk full, read-only, I/O error, locked), not a bug. */
+export function isStorageError(err: unknown): err is Error & { code: string } {
+  const code = (err as { code?: unknown } | null)?.code;
+  return err instanceof Error && typeof code === 'string' && /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|BUSY|LOCKED|PROTOCOL|NOLFS|PERM|AUTH)/.test(code);
+}
+
+/** What a storage fault means, for players and operators. */
+export function describeStorageFault(f: { code: string }): string {
+  if (f.code === 'SQLITE_FULL') return 'its disk is full';
+  if (f.code.startsWith('SQLITE_READONLY') || f.code === 'SQLITE_PERM' || f.code === 'SQLITE_CANTOPEN') return 'its database is read-only';
+  if (f.code.startsWith('SQLITE_BUSY') || f.code.startsWith('SQLITE_LOCKED')) return 'its database is locked by another program';
+  return `its disk fails (${f.code})`;
+}
+
 export function getMeta(db: Db, key: string): string | undefined {
   const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
   return row?.value;

@@ -26,6 +26,7 @@ const ABUSE_LIMITS: [flag: string, key: keyof ServerOptions, unit: 'n' | 's', he
   ['login-backoff-max', 'loginBackoffMaxMs', 's', 'the longest wait'],
   ['registrations-per-ip', 'registrationsPerIpPerHour', 'n', 'accounts one address may register an hour (0: no limit)'],
   ['max-characters-per-ip', 'maxCharactersPerIp', 'n', 'characters one address may hold, link-dead ones included (0: none)'],
+  ['max-db-bytes', 'maxDbBytes', 'n', 'a quota on the database file; beyond it the game serves reads and refuses actions, as on a full disk (0: none)'],
 ];
 
 const abuseUsage = () => ABUSE_LIMITS.map(([flag, key, unit, help]) => {
