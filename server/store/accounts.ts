@@ -2,11 +2,12 @@
  * Accounts and session tokens. Passwords are hashed with scrypt (node:crypto, run on libuv's thread
  * pool so hashing never blocks the event loop), each with its own random salt; the parameters are
  * stored with the hash so they can be raised later. Tokens (nanoid, 126 bits) let a client take its
- * character up again after a disconnect.
+ * character up again after a disconnect; the database keeps only their SHA-256, so a copy of it (a
+ * backup, a leak) resumes nobody's session.
  */
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { nanoid } from 'nanoid';
-import { isStorageError, type Db } from './db.js';
+import { hashToken, isStorageError, type Db } from './db.js';
 
 export type Role = 'player' | 'admin';
 
@@ -190,18 +191,19 @@ export class AccountStore {
       this.write('token prune', () => this.db.prepare('DELETE FROM tokens WHERE expires_at < ?').run(now), null);
     }
     // When it cannot be saved, the token still resumes the session while the server runs (the portal keeps it).
-    this.write('token', () => this.db.prepare('INSERT INTO tokens (token, account_id, character, created_at, expires_at) VALUES (?, ?, ?, ?, ?)').run(grant.token, accountId, character, now, grant.expiresAt), null);
+    this.write('token', () => this.db.prepare('INSERT INTO tokens (token, account_id, character, created_at, expires_at) VALUES (?, ?, ?, ?, ?)').run(hashToken(grant.token), accountId, character, now, grant.expiresAt), null);
     return grant;
   }
 
   resolveToken(token: string): TokenGrant | null {
-    const row = this.db.prepare('SELECT token, account_id, character, expires_at FROM tokens WHERE token = ? AND expires_at >= ?').get(token, Date.now()) as
-      | { token: string; account_id: number | null; character: string; expires_at: number }
+    // Looked up by hash: the database holds no usable token.
+    const row = this.db.prepare('SELECT account_id, character, expires_at FROM tokens WHERE token = ? AND expires_at >= ?').get(hashToken(token), Date.now()) as
+      | { account_id: number | null; character: string; expires_at: number }
       | undefined;
-    return row ? { token: row.token, accountId: row.account_id, character: row.character, expiresAt: row.expires_at } : null;
+    return row ? { token, accountId: row.account_id, character: row.character, expiresAt: row.expires_at } : null;
   }
 
   revokeToken(token: string): void {
-    this.write('token revoke', () => this.db.prepare('DELETE FROM tokens WHERE token = ?').run(token), null);
+    this.write('token revoke', () => this.db.prepare('DELETE FROM tokens WHERE token = ?').run(hashToken(token)), null);
   }
 }

@@ -10,6 +10,7 @@
  * for the measured cost of each.
  */
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
@@ -18,7 +19,8 @@ export type SyncMode = 'full' | 'normal';
 
 export const DEFAULT_DB = './data/lightmud.db';
 
-const SCHEMA_VERSION = 1;
+/** 1: the first schema. 2: session tokens stored as their SHA-256 (hex), never in the clear. */
+const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -55,7 +57,7 @@ CREATE TABLE IF NOT EXISTS accounts (
   last_login_at INTEGER
 );
 CREATE TABLE IF NOT EXISTS tokens (
-  token      TEXT PRIMARY KEY,
+  token      TEXT PRIMARY KEY,     -- SHA-256 of the token (hex); the token itself is only ever sent to its client
   account_id INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
   character  TEXT NOT NULL,
   created_at INTEGER NOT NULL,
@@ -79,9 +81,26 @@ export function openDb(path: string, opts: { sync?: SyncMode; readonly?: boolean
       throw new Error(`${file} was written by a newer lightmud (schema ${version}; this one knows ${SCHEMA_VERSION})`);
     }
     db.exec(SCHEMA);
-    if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    if (version < SCHEMA_VERSION) {
+      db.transaction(() => {
+        // Re-read inside the write transaction: another connection may have migrated meanwhile.
+        const now = db.pragma('user_version', { simple: true }) as number;
+        if (now === 1) {
+          // Tokens were kept in the clear: hash them in place (they keep working).
+          const rows = db.prepare('SELECT token FROM tokens').all() as { token: string }[];
+          const update = db.prepare('UPDATE tokens SET token = ? WHERE token = ?');
+          for (const r of rows) update.run(hashToken(r.token), r.token);
+        }
+        if (now < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      }).immediate();
+    }
   }
   return db;
+}
+
+/** How a session token is stored: its SHA-256, hex. A token has 126 random bits, so no salt or slow hash is needed. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
 /** SQLite errors that mean the database cannot be written now (disk full, read-only, I/O error, locked), not a bug. */
