@@ -49,7 +49,11 @@ const ADMIN_HELP = [
   DRIVE_HELP,
 ].join('\n');
 
-const PLAYER_HELP = ['Server commands:', '  who     who is playing', '  quit    leave (your character is saved)', '  help    the game\'s commands'].join('\n');
+const PLAYER_HELP = [
+  'Server commands:', '  who     who is playing', '  quit    leave (your character is saved)', '  help    the game\'s commands',
+  '  @password         change your account\'s password (telnet; websocket: the "password" frame)',
+  '  @delete-account   delete your account for good (telnet; websocket: the "delete_account" frame)',
+].join('\n');
 
 function duration(ms: number): string {
   if (ms >= 120_000) return `${Math.round(ms / 60_000)} minutes`;
@@ -101,6 +105,8 @@ export abstract class Connection implements SessionLink {
   abstract sendError(code: ErrorCode, message: string, id?: FrameId): void;
   abstract sendCharacters(list: CharacterInfo[], message?: string): void;
   abstract sendWelcome(session: Session, resumed: boolean): void;
+  /** The account was changed as asked (password) or deleted. */
+  abstract sendAccount(change: 'password' | 'deleted', message: string, id?: FrameId): void;
   /** Say goodbye (with the reason) and close the transport. `closed()` follows. */
   protected abstract closeTransport(reason: string, code?: ErrorCode): void;
 
@@ -197,6 +203,33 @@ export abstract class Connection implements SessionLink {
     } catch (err) {
       if (err instanceof HostUnavailableError) this.sendError('unavailable', err.message);
       else this.ctx.log.error({ err: (err as Error).message }, 'look after login failed');
+    }
+  }
+
+  /** Change the password of the account logged in to, or delete the account (after its password). */
+  protected async changeAccount(change: { kind: 'password'; old: string; next: string } | { kind: 'delete'; password: string }, id?: FrameId): Promise<void> {
+    const account = this.account;
+    if (!account || this.phase === 'login') return this.sendError('not_logged_in', 'Log in to your account first (guests have no account).', id);
+    if (this.busy) return this.sendError('bad_frame', 'A login or account change is already in progress; wait for its answer.', id);
+    this.busy = true;
+    let r;
+    try {
+      r = change.kind === 'password'
+        ? await this.ctx.portal.changePassword(this.ip, account, change.old, change.next, this.session?.token)
+        : await this.ctx.portal.deleteAccount(this.ip, account, change.password);
+    } catch (err) {
+      this.ctx.log.error({ err: (err as Error).message }, 'account change failed');
+      return this.sendError('internal', 'Something went wrong on the server; try again.', id);
+    } finally {
+      this.busy = false;
+    }
+    if (this.isClosed()) return;
+    if (!r.ok) return this.sendError(r.code, r.message, id);
+    this.sendAccount(change.kind === 'password' ? 'password' : 'deleted', r.message, id);
+    if (change.kind === 'delete') {
+      this.session = null;
+      this.account = null;
+      this.end('Your account is deleted. Goodbye.');
     }
   }
 
@@ -317,6 +350,10 @@ export abstract class Connection implements SessionLink {
         }
         case '@help':
           return this.replyWithState(session, admin ? `${PLAYER_HELP}\n${ADMIN_HELP}` : PLAYER_HELP, true, id);
+      }
+      if (word === '@password' || word === '@delete-account') {
+        const frame = word === '@password' ? '{"type":"password","old":"...","new":"..."}' : '{"type":"delete_account","password":"..."}';
+        return this.replyWithState(session, `Send a ${frame} frame: passwords are never sent as commands.`, false, id);
       }
       const known = ['@reload', '@save', '@kick', '@teleport', '@tp', '@create', '@drive'];
       if (!known.includes(word)) return this.replyWithState(session, `There is no server command "${word}". Type @help.`, false, id);

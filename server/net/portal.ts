@@ -10,7 +10,7 @@
 import type { CharacterState, ErrorCode, EventSummary, Role } from './protocol.js';
 import type { Driver, Host, Log } from '../host/host.js';
 import type { CharacterInfo } from '../host/types.js';
-import { AccountError, type Account, type AccountStore } from '../store/accounts.js';
+import { AccountError, checkPassword, type Account, type AccountStore } from '../store/accounts.js';
 import type { ServerOptions } from './limits.js';
 import { FailureBackoff, waitText, WindowCounter } from './guard.js';
 
@@ -76,6 +76,8 @@ export type LoginResult =
   | { kind: 'session'; session: Session; resumed: boolean }
   | { kind: 'choose'; account: Account | null; characters: CharacterInfo[]; message?: string }
   | { kind: 'error'; code: ErrorCode; message: string };
+
+export type AccountChangeResult = { ok: true; message: string } | { ok: false; code: ErrorCode; message: string };
 
 export interface WhoEntry {
   character: string;
@@ -166,6 +168,55 @@ export class Portal {
       if (err instanceof AccountError) return { kind: 'error', code: err.code, message: err.message };
       throw err;
     }
+  }
+
+  // ---- account management ---------------------------------------------------------------------
+
+  /** Check the password of an account someone is logged in to, with the backoff of logins. */
+  private async recheck(from: string, account: Account, password: string): Promise<AccountChangeResult | null> {
+    const key = account.name.toLowerCase();
+    const wait = Math.max(this.accountFailures.wait(key), this.addressFailures.wait(from));
+    if (wait) return { ok: false, code: 'login_throttled', message: `Too many wrong passwords; try again in ${waitText(wait)}.` };
+    const ok = await this.accounts.verify(account.name, password);
+    if (!ok || ok.id !== account.id) {
+      this.accountFailures.failed(key);
+      this.addressFailures.failed(from);
+      return { ok: false, code: 'auth_failed', message: 'That is not the password of your account.' };
+    }
+    this.accountFailures.succeeded(key);
+    return null;
+  }
+
+  /** Change the password; every other resume token of the account stops working. */
+  async changePassword(from: string, account: Account, old: string, next: string, keepToken?: string): Promise<AccountChangeResult> {
+    const problem = checkPassword(next);
+    if (problem) return { ok: false, code: 'bad_name', message: problem };
+    const refused = await this.recheck(from, account, old);
+    if (refused) return refused;
+    try {
+      await this.accounts.setPassword(account.id, next, keepToken);
+    } catch (err) {
+      if (err instanceof AccountError) return { ok: false, code: err.code, message: err.message };
+      throw err;
+    }
+    this.log.info({ account: account.name, ip: from }, 'password changed');
+    return { ok: true, message: 'Your password is changed. Other devices must log in again with it.' };
+  }
+
+  /** Delete the account for good: its session ends (the character is free), its tokens go. */
+  async deleteAccount(from: string, account: Account, password: string): Promise<AccountChangeResult> {
+    const refused = await this.recheck(from, account, password);
+    if (refused) return refused;
+    try {
+      if (!this.accounts.deleteAccount(account.id)) return { ok: false, code: 'auth_failed', message: 'That account no longer exists.' };
+    } catch (err) {
+      if (err instanceof AccountError) return { ok: false, code: err.code, message: err.message };
+      throw err;
+    }
+    const live = this.byAccount.get(account.id);
+    if (live) this.endSession(live, null, { revoke: true });
+    this.log.info({ account: account.name, ip: from }, 'account deleted');
+    return { ok: true, message: `The account ${account.name} is deleted, with its resume tokens. Goodbye.` };
   }
 
   async resume(from: string, token: string): Promise<LoginResult> {

@@ -21,7 +21,12 @@ type Step =
   | { kind: 'new-password'; name: string }
   | { kind: 'confirm-password'; name: string; password: string }
   | { kind: 'choosing'; choices: CharacterInfo[] }
-  | { kind: 'playing' };
+  | { kind: 'playing' }
+  /** Account changes while playing (@password, @delete-account): the passwords, with echo off. */
+  | { kind: 'change-old' }
+  | { kind: 'change-new'; old: string }
+  | { kind: 'change-confirm'; old: string; next: string }
+  | { kind: 'delete-password' };
 
 export class TelnetSession extends Connection {
   readonly transport = 'telnet' as const;
@@ -87,6 +92,14 @@ export class TelnetSession extends Connection {
         return 'Password: ';
       case 'confirm-password':
         return 'Repeat the password: ';
+      case 'change-old':
+        return 'Current password: ';
+      case 'change-new':
+        return 'New password: ';
+      case 'change-confirm':
+        return 'Repeat the new password: ';
+      case 'delete-password':
+        return 'Your password, to delete the account for good (empty line: keep it): ';
       case 'choosing':
         return 'Choose a character (number or name): ';
       default:
@@ -126,9 +139,17 @@ export class TelnetSession extends Connection {
     this.touch();
     const step = this.step;
     if (step.kind === 'password' || step.kind === 'new-password' || step.kind === 'confirm-password') return this.onPassword(step, raw);
+    if (step.kind === 'change-old' || step.kind === 'change-new' || step.kind === 'change-confirm' || step.kind === 'delete-password') return this.onAccountPassword(step, raw);
     const line = raw.trim();
     if (step.kind === 'playing') {
       if (!line) return this.schedulePrompt();
+      const word = line.toLowerCase();
+      if (word === '@password' || word === '@delete-account') {
+        if (!this.account) return this.say('Guests have no account to change.');
+        this.step = word === '@password' ? { kind: 'change-old' } : { kind: 'delete-password' };
+        this.conn.setEcho(true);
+        return this.schedulePrompt();
+      }
       return this.command(line);
     }
     if (!line) return this.schedulePrompt();
@@ -182,6 +203,30 @@ export class TelnetSession extends Connection {
       return void this.login(() => this.ctx.portal.register(this.ip, step.name, password));
     }
     return void this.login(() => this.ctx.portal.login(this.ip, step.name, password));
+  }
+
+  private onAccountPassword(step: Extract<Step, { kind: 'change-old' | 'change-new' | 'change-confirm' | 'delete-password' }>, password: string): void {
+    if (step.kind === 'change-old') {
+      this.step = { kind: 'change-new', old: password };
+      return this.say('');
+    }
+    if (step.kind === 'change-new') {
+      this.step = { kind: 'change-confirm', old: step.old, next: password };
+      return this.say('');
+    }
+    this.conn.setEcho(false);
+    this.conn.send('');
+    this.step = { kind: 'playing' };
+    if (step.kind === 'change-confirm') {
+      if (password !== step.next) return this.say('The new passwords differ; nothing changed.');
+      return void this.changeAccount({ kind: 'password', old: step.old, next: step.next });
+    }
+    if (!password) return this.say('Nothing deleted.');
+    return void this.changeAccount({ kind: 'delete', password });
+  }
+
+  sendAccount(_change: 'password' | 'deleted', message: string): void {
+    this.say(message);
   }
 
   private say(text: string): void {

@@ -118,6 +118,10 @@ export class WsConnection extends Connection {
       case 'quit':
         if (this.phase === 'playing') return this.command('quit');
         return this.end('quit');
+      case 'password':
+        return void this.changeAccount({ kind: 'password', old: f.old, next: f.new }, f.id);
+      case 'delete_account':
+        return void this.changeAccount({ kind: 'delete', password: f.password }, f.id);
     }
   }
 
@@ -176,6 +180,10 @@ export class WsConnection extends Connection {
   sendCharacters(list: CharacterInfo[], message?: string): void {
     if (message) this.sendSystem(message);
     this.send({ type: 'characters', characters: list.map((c) => ({ id: c.id, name: c.name, room: c.room })) });
+  }
+
+  sendAccount(change: 'password' | 'deleted', message: string, id?: FrameId): void {
+    this.send(id === undefined ? { type: 'account', change, message } : { type: 'account', change, message, id });
   }
 
   sendWelcome(session: Session, resumed: boolean): void {

@@ -96,7 +96,7 @@ export class AccountStore {
     } catch (err) {
       if (!isStorageError(err)) throw err;
       this.storageFault = { code: err.code, message: `${what}: ${err.message}`, since: this.storageFault?.since ?? Date.now() };
-      if (rethrow) throw new AccountError('unavailable', 'The server cannot save new accounts right now (its database cannot be written); try again later. Guests can still play.');
+      if (rethrow) throw new AccountError('unavailable', 'The server cannot save changes to accounts right now (its database cannot be written); try again later. Guests can still play.');
       return fallback;
     }
   }
@@ -160,6 +160,28 @@ export class AccountStore {
     // Not saved when the disk is full or read-only: the login works all the same.
     this.write('last login', () => this.db.prepare('UPDATE accounts SET last_login_at = ? WHERE id = ?').run(Date.now(), row.id), null);
     return toAccount(row);
+  }
+
+  /**
+   * Set a new password (checked as at registration). Every resume token of the account is revoked but
+   * `keepToken` (the session that asked): other devices log in again with the new password.
+   */
+  async setPassword(accountId: number, password: string, keepToken?: string): Promise<void> {
+    const problem = checkPassword(password);
+    if (problem) throw new AccountError('bad_name', problem);
+    const hash = await hashPassword(password);
+    this.write('password', () => this.db.transaction(() => {
+      this.db.prepare('UPDATE accounts SET password = ? WHERE id = ?').run(hash, accountId);
+      this.db.prepare('DELETE FROM tokens WHERE account_id = ? AND token != ?').run(accountId, keepToken ? hashToken(keepToken) : '');
+    })(), undefined, true);
+  }
+
+  /** Delete an account and its tokens, for good. (The event log keeps the name on what it did.) */
+  deleteAccount(accountId: number): boolean {
+    return this.write('delete account', () => this.db.transaction(() => {
+      this.db.prepare('DELETE FROM tokens WHERE account_id = ?').run(accountId);
+      return this.db.prepare('DELETE FROM accounts WHERE id = ?').run(accountId).changes > 0;
+    })(), false, true);
   }
 
   /** Give an existing account a role; false when there is no such account. */
