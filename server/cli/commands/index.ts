@@ -1,6 +1,7 @@
 /** Every `lightmud` sub-command. Add a command by adding its module here (one line). */
 import type { Command } from '../command.js';
 import { adminCommand } from './admin.js';
+import { backupCommand } from './backup.js';
 import { corpusCommand } from './corpus.js';
 import { episodesCommand } from './episodes.js';
 import { evalCommand } from './eval.js';
@@ -14,6 +15,7 @@ export const commands: Command[] = [
   playCommand,
   serveCommand,
   adminCommand,
+  backupCommand,
   corpusCommand,
   trainCommand,
   evalCommand,
