@@ -72,6 +72,13 @@ export interface ServerOptions extends LimitOptions {
   fresh: boolean;
   sync: SyncMode;
   snapshotEvery: number;
+  /**
+   * Addresses of reverse proxies in front of the HTTP port (e.g. ["127.0.0.1"]). A websocket arriving
+   * through one is counted, limited and logged by the client address in its X-Forwarded-For header
+   * (the last address before the trusted proxies); the proxy's own connections are not limited per
+   * address. Empty (default): X-Forwarded-For is ignored, since anyone can send it.
+   */
+  trustProxy: string[];
   /** Largest database in bytes (a quota; writes beyond fail as on a full disk). 0: none. */
   maxDbBytes: number;
   /** Account names with the admin role. */
@@ -124,6 +131,7 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   sync: 'full',
   snapshotEvery: 5000,
   maxDbBytes: 0,
+  trustProxy: [],
   admins: [],
   accountTokenMs: 30 * 24 * 3600_000,
   guestTokenMs: 24 * 3600_000,

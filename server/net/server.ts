@@ -52,7 +52,12 @@ const CONTENT_TYPES: Record<string, string> = { html: 'text/html; charset=utf-8'
 
 export async function startServer(options: Partial<ServerOptions> = {}): Promise<RunningServer> {
   const opts: ServerOptions = { ...DEFAULT_OPTIONS, ...options };
-  const app = Fastify({ logger: opts.logger, bodyLimit: 16 * 1024, logController: new LogController({ disableRequestLogging: true }) });
+  const trusted = new Set(opts.trustProxy);
+  const app = Fastify({
+    logger: opts.logger, bodyLimit: 16 * 1024, logController: new LogController({ disableRequestLogging: true }),
+    // req.ip: the client's address from X-Forwarded-For when the peer is a trusted proxy.
+    trustProxy: opts.trustProxy.length ? opts.trustProxy : false,
+  });
   const log: Log = app.log;
   const startedAt = Date.now();
   let closingNow = false;
@@ -100,6 +105,8 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     // seconds, and closed either way; it is not counted.
     app.server.on('connection', (socket: Socket) => {
       const ip = socket.remoteAddress ?? 'unknown';
+      // A trusted proxy carries many clients: its websockets are counted by client address at the upgrade.
+      if (trusted.has(ip)) return;
       const refusal = counter.open(ip);
       if (refusal) {
         (socket as RefusableSocket)[REFUSAL] = refusal;
@@ -170,11 +177,19 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     }
     app.get('/protocol.ts', async (_req, reply) => reply.type('text/plain; charset=utf-8').send(await readFile(new URL('./protocol.ts', import.meta.url))));
     app.get('/ws', { websocket: true }, (socket, req) => {
-      const ip = req.socket.remoteAddress ?? 'unknown';
+      const peer = req.socket.remoteAddress ?? 'unknown';
+      if (trusted.has(peer)) {
+        // Through a trusted proxy: the client's address (X-Forwarded-For) is counted and limited.
+        const ip = req.ip;
+        const refusal = counter.open(ip);
+        if (refusal) return refuseWebsocket(socket, refusal);
+        socket.once('close', () => counter.close(ip));
+        return new WsConnection(ctx, ip, socket).start();
+      }
       // Counted when its TCP connection was accepted (above).
       const refusal = (req.raw.socket as RefusableSocket)[REFUSAL];
       if (refusal) return refuseWebsocket(socket, refusal);
-      new WsConnection(ctx, ip, socket).start();
+      new WsConnection(ctx, peer, socket).start();
     });
 
     await app.listen({ port: opts.httpPort, host: opts.host });

@@ -94,3 +94,31 @@ describe('login timeout', () => {
     }
   });
 });
+
+describe('behind a reverse proxy', () => {
+  it('counts and limits websockets by X-Forwarded-For from a trusted proxy only', async () => {
+    const server = await startTestServer({ trustProxy: ['127.0.0.30'], maxConnectionsPerIp: 1 });
+    try {
+      const proxied = (client: string) => WsClient.open(server.wsUrl, '127.0.0.30', { 'x-forwarded-for': client });
+      const a = await proxied('203.0.113.5');
+      await a.guest('kitty');
+      expect(server.portal.who().length).toBe(1);
+      expect(server.portal.heldFrom('203.0.113.5')).toBe(1);
+      // The same client again, through the proxy: over its limit of one.
+      const again = await proxied('203.0.113.5');
+      expect(await again.nextOfType('error')).toMatchObject({ code: 'too_many_connections' });
+      // Another client through the same proxy is not.
+      const b = await proxied('198.51.100.7');
+      await b.guest('orc');
+      // Not from the proxy: X-Forwarded-For is ignored (anyone can send it).
+      const spoof = await WsClient.open(server.wsUrl, '127.0.0.31', { 'x-forwarded-for': '192.0.2.1' });
+      await spoof.guest('gardener');
+      expect(server.portal.heldFrom('127.0.0.31')).toBe(1);
+      expect(server.portal.heldFrom('192.0.2.1')).toBe(0);
+      await Promise.all([a.close(), b.close(), spoof.close()]);
+      await expect.poll(() => server.connectionsFrom('203.0.113.5')).toBe(0);
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -111,8 +111,8 @@ export class WsClient {
   }
 
   /** `from`: the local address to connect from (127.0.0.2, ... are other addresses on loopback). */
-  static open(url: string, from?: string): Promise<WsClient> {
-    const ws = new WebSocket(url, from ? { localAddress: from } : {});
+  static open(url: string, from?: string, headers?: Record<string, string>): Promise<WsClient> {
+    const ws = new WebSocket(url, { ...(from ? { localAddress: from } : {}), ...(headers ? { headers } : {}) });
     const c = new WsClient(ws);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(c));

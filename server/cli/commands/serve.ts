@@ -57,6 +57,8 @@ export const serveCommand: Command = {
     `  --sync MODE         full (default: each acknowledged action is fsynced) or normal (faster; survives a crash of`,
     '                      the server but not of the machine)',
     `  --snapshot-every N  commands between world snapshots (default ${DEFAULT_OPTIONS.snapshotEvery})`,
+    '  --trust-proxy ADDRS comma-separated addresses of reverse proxies in front of the HTTP port: websockets through',
+    '                      them are counted and limited by the client address in X-Forwarded-For (default: none)',
     '',
     'limits:',
     `  --max-connections N   connections in total (default ${DEFAULT_OPTIONS.maxConnections}; 0: no limit)`,
@@ -75,7 +77,7 @@ export const serveCommand: Command = {
   ].join('\n'),
   async run(args) {
     const { opts: o } = parseOptions(args, {
-      world: 'string', db: 'string', 'http-port': 'string', 'telnet-port': 'string', host: 'string', admin: 'string', fresh: 'boolean',
+      world: 'string', db: 'string', 'http-port': 'string', 'telnet-port': 'string', host: 'string', admin: 'string', fresh: 'boolean', 'trust-proxy': 'string',
       sync: 'string', 'snapshot-every': 'string', 'max-connections': 'string', 'max-per-ip': 'string', rate: 'string', burst: 'string',
       'max-frame': 'string', 'max-line': 'string', 'login-timeout': 'string', 'idle-timeout': 'string', linkdead: 'string', 'log-level': 'string',
       ...Object.fromEntries(ABUSE_LIMITS.map(([flag]) => [flag, 'string' as const])),
@@ -97,6 +99,7 @@ export const serveCommand: Command = {
       telnetPort: telnetArg === 'off' ? null : port(telnetArg, 'telnet-port', DEFAULT_OPTIONS.telnetPort ?? 4000),
       host: o.host ?? env.HOST ?? DEFAULT_OPTIONS.host,
       admins: (o.admin ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      trustProxy: (o['trust-proxy'] ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       sync: o.sync === 'normal' ? 'normal' : 'full',
       snapshotEvery: Math.max(1, intOption(o['snapshot-every'], 'snapshot-every', DEFAULT_OPTIONS.snapshotEvery)),
       maxConnections: intOption(o['max-connections'], 'max-connections', DEFAULT_OPTIONS.maxConnections),
