@@ -77,6 +77,9 @@ export type LoginResult =
   | { kind: 'choose'; account: Account | null; characters: CharacterInfo[]; message?: string }
   | { kind: 'error'; code: ErrorCode; message: string };
 
+/** Password checks (scrypt) one address may have running at once. */
+const MAX_CHECKS_PER_IP = 4;
+
 export type AccountChangeResult = { ok: true; message: string } | { ok: false; code: ErrorCode; message: string };
 
 export interface WhoEntry {
@@ -111,6 +114,12 @@ export class Portal {
   private accountFailures: FailureBackoff;
   private addressFailures: FailureBackoff;
   private registrations: WindowCounter;
+  /**
+   * Password checks running now, by account name and by address: parallel guesses on many connections
+   * must not outrun the backoff, which only counts checks that have finished.
+   */
+  private checking = new Set<string>();
+  private checkingFrom = new Map<string, number>();
 
   constructor(
     readonly host: Host,
@@ -140,7 +149,8 @@ export class Portal {
       const why = waitAddress >= waitAccount ? 'from your address' : 'for this account';
       return { kind: 'error', code: 'login_throttled', message: `Too many failed logins ${why}; try again in ${waitText(Math.max(waitAccount, waitAddress))}.` };
     }
-    const account = await this.accounts.verify(name, password);
+    const account = await this.verifyOnce(from, key, name, password);
+    if (account === 'busy') return { kind: 'error', code: 'login_throttled', message: 'Another login to this account, or too many from your address, is being checked; try again in a moment.' };
     if (!account) {
       this.accountFailures.failed(key);
       this.addressFailures.failed(from);
@@ -170,6 +180,22 @@ export class Portal {
     }
   }
 
+  /** At most one password check per account name, and MAX_CHECKS_PER_IP per address, at a time. */
+  private async verifyOnce(from: string, key: string, name: string, password: string): Promise<Account | null | 'busy'> {
+    const n = this.checkingFrom.get(from) ?? 0;
+    if (this.checking.has(key) || n >= MAX_CHECKS_PER_IP) return 'busy';
+    this.checking.add(key);
+    this.checkingFrom.set(from, n + 1);
+    try {
+      return await this.accounts.verify(name, password);
+    } finally {
+      this.checking.delete(key);
+      const left = (this.checkingFrom.get(from) ?? 1) - 1;
+      if (left > 0) this.checkingFrom.set(from, left);
+      else this.checkingFrom.delete(from);
+    }
+  }
+
   // ---- account management ---------------------------------------------------------------------
 
   /** Check the password of an account someone is logged in to, with the backoff of logins. */
@@ -177,7 +203,8 @@ export class Portal {
     const key = account.name.toLowerCase();
     const wait = Math.max(this.accountFailures.wait(key), this.addressFailures.wait(from));
     if (wait) return { ok: false, code: 'login_throttled', message: `Too many wrong passwords; try again in ${waitText(wait)}.` };
-    const ok = await this.accounts.verify(account.name, password);
+    const ok = await this.verifyOnce(from, key, account.name, password);
+    if (ok === 'busy') return { ok: false, code: 'login_throttled', message: 'Another password check for this account is running; try again in a moment.' };
     if (!ok || ok.id !== account.id) {
       this.accountFailures.failed(key);
       this.addressFailures.failed(from);

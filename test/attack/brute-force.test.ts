@@ -50,8 +50,18 @@ describe('failed-login backoff', () => {
     expect(await attempt(server, '127.0.0.22', 'alice', 'wrong')).toMatchObject({ code: 'auth_failed' });
   });
 
+  it('does not let parallel guesses on many connections outrun the backoff', async () => {
+    await server.accounts.register('carol', 'carol password');
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => attempt(server, `127.0.0.${40 + i}`, 'carol', `parallel guess ${i}`)));
+    const checked = answers.filter((a) => a !== 'ok' && a.code === 'auth_failed').length;
+    const refused = answers.filter((a) => a !== 'ok' && a.code === 'login_throttled').length;
+    // Without a bound, all 12 would be checked at once before the first failure counted.
+    expect(checked).toBeLessThanOrEqual(3);
+    expect(checked + refused).toBe(12);
+  });
+
   it('makes one address wait after failures spread over many names', async () => {
-    const names = ['carol', 'dave', 'erin', 'frank', 'grace', 'heidi'];
+    const names = ['ivan', 'dave', 'erin', 'frank', 'grace', 'heidi'];
     for (const name of names) expect(await attempt(server, '127.0.0.23', name, 'whatever')).toMatchObject({ code: 'auth_failed' });
     expect(await attempt(server, '127.0.0.23', 'bob', 'bob password')).toMatchObject({ code: 'login_throttled', message: expect.stringContaining('from your address') });
     expect(await attempt(server, '127.0.0.24', 'bob', 'bob password')).toBe('ok');
