@@ -57,6 +57,9 @@ export interface LimitOptions {
   loginBackoffMaxMs: number;
   /** Accounts one address may register an hour. 0: no limit. */
   registrationsPerIpPerHour: number;
+  /** Plain HTTP requests (pages, /api/..., health checks) per second from one address, and the burst. 0: no limit. */
+  httpRequestsPerIp: number;
+  httpBurstPerIp: number;
   /** Characters one address may hold at once, link-dead ones (kept for a resume) included. 0: no limit. */
   maxCharactersPerIp: number;
   /** Requests of one connection waiting for the game (commands queued, states, character lists); more are refused. */
@@ -111,6 +114,8 @@ export const DEFAULT_LIMITS: LimitOptions = {
   frameBurstPerIp: 400,
   maxPendingRequests: 32,
   maxCharactersPerIp: 5,
+  httpRequestsPerIp: 20,
+  httpBurstPerIp: 60,
   loginFailuresPerAccount: 5,
   loginFailuresPerIp: 20,
   loginBackoffMs: 2000,
@@ -137,6 +142,23 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   guestTokenMs: 24 * 3600_000,
   logger: true,
 };
+
+/**
+ * The address that limits are counted by: an IPv4 address as it is (also when IPv4-mapped, ::ffff:a.b.c.d);
+ * an IPv6 address by its /64 prefix, since one host or network is given a whole /64 and could otherwise
+ * take a fresh address for every connection.
+ */
+export function addressKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (!ip.includes(':')) return ip;
+  const [head = '', tail = ''] = ip.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = ip.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
+  if (ip === '::1') return ip;
+  return `${groups.slice(0, 4).map((g) => (g || '0').replace(/^0+(?=.)/, '').toLowerCase()).join(':')}::/64`;
+}
 
 /** A token bucket: `rate` tokens a second, at most `burst` saved up. */
 export class TokenBucket {

@@ -15,7 +15,7 @@ import { describeStorageFault } from '../store/db.js';
 import { AccountStore } from '../store/accounts.js';
 import { openDb, type Db } from '../store/db.js';
 import { Connection, type ServerContext } from './connection.js';
-import { AddressBuckets, ConnectionCounter, DEFAULT_OPTIONS, type ServerOptions } from './limits.js';
+import { AddressBuckets, addressKey, ConnectionCounter, DEFAULT_OPTIONS, type ServerOptions } from './limits.js';
 import { Portal } from './portal.js';
 import { ServerStats } from './stats.js';
 import { listenTelnet, type TelnetListener } from './telnet-server.js';
@@ -104,9 +104,9 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     // for HTTP, a too_many_connections frame for a websocket) if it sends a request within a few
     // seconds, and closed either way; it is not counted.
     app.server.on('connection', (socket: Socket) => {
-      const ip = socket.remoteAddress ?? 'unknown';
+      const ip = addressKey(socket.remoteAddress ?? 'unknown');
       // A trusted proxy carries many clients: its websockets are counted by client address at the upgrade.
-      if (trusted.has(ip)) return;
+      if (trusted.has(socket.remoteAddress ?? '')) return;
       const refusal = counter.open(ip);
       if (refusal) {
         (socket as RefusableSocket)[REFUSAL] = refusal;
@@ -115,10 +115,19 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
       }
       socket.once('close', () => counter.close(ip));
     });
+    const httpRequests = new AddressBuckets(opts.httpRequestsPerIp, opts.httpBurstPerIp);
     app.addHook('onRequest', async (req, reply) => {
+      if (req.headers.upgrade?.toLowerCase() === 'websocket') return; // the websocket route answers (and budgets its messages)
       const refusal = (req.raw.socket as RefusableSocket)[REFUSAL];
-      if (!refusal || req.headers.upgrade?.toLowerCase() === 'websocket') return;
-      return reply.code(503).header('connection', 'close').header('retry-after', '10').send({ error: 'too_many_connections', message: refusal });
+      if (refusal) return reply.code(503).header('connection', 'close').header('retry-after', '10').send({ error: 'too_many_connections', message: refusal });
+      const peer = req.socket.remoteAddress ?? 'unknown';
+      const ip = addressKey(trusted.has(peer) ? req.ip : peer);
+      if (!httpRequests.take(ip)) {
+        return reply.code(429).header('retry-after', '1').send({
+          error: 'rate_limited',
+          message: `Too many requests from your address: at most ${opts.httpRequestsPerIp} a second (bursts of ${opts.httpBurstPerIp}).`,
+        });
+      }
     });
     await app.register(fastifyWebsocket, { options: { maxPayload: opts.maxFrameBytes } });
     // Liveness: the process answers. Always 200 while it does; whether it can do its work is /readyz.
@@ -180,7 +189,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
       const peer = req.socket.remoteAddress ?? 'unknown';
       if (trusted.has(peer)) {
         // Through a trusted proxy: the client's address (X-Forwarded-For) is counted and limited.
-        const ip = req.ip;
+        const ip = addressKey(req.ip);
         const refusal = counter.open(ip);
         if (refusal) return refuseWebsocket(socket, refusal);
         socket.once('close', () => counter.close(ip));
@@ -189,7 +198,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
       // Counted when its TCP connection was accepted (above).
       const refusal = (req.raw.socket as RefusableSocket)[REFUSAL];
       if (refusal) return refuseWebsocket(socket, refusal);
-      new WsConnection(ctx, peer, socket).start();
+      new WsConnection(ctx, addressKey(peer), socket).start();
     });
 
     await app.listen({ port: opts.httpPort, host: opts.host });
@@ -217,6 +226,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
       const now = Date.now();
       for (const c of connections) c.checkTimers(now);
       addressFrames.prune();
+      httpRequests.prune();
     }, 1000);
     sweep.unref();
     const heartbeat = setInterval(() => {

@@ -9,7 +9,7 @@ import { Connection, type ResultInfo, type ServerContext } from './connection.js
 import type { CharacterState, ErrorCode, EventSummary } from './protocol.js';
 import type { CharacterInfo } from '../host/types.js';
 import type { Session } from './portal.js';
-import { TokenBucket } from './limits.js';
+import { addressKey, TokenBucket } from './limits.js';
 import { SERVER_NAME, SERVER_VERSION } from './websocket.js';
 
 /** How many free characters the menu lists; the rest are reachable by name. */
@@ -316,7 +316,7 @@ export interface TelnetListener {
 export function listenTelnet(ctx: ServerContext, host: string, port: number, mssp: () => Record<string, string | string[]>): Promise<TelnetListener> {
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
-    const ip = socket.remoteAddress ?? 'unknown';
+    const ip = addressKey(socket.remoteAddress ?? 'unknown');
     const refusal = ctx.counter.open(ip);
     if (refusal) {
       socket.on('error', () => {});

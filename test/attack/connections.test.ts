@@ -6,6 +6,7 @@ import { get } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, TelnetClient, WsClient, type TestServer } from '../server/helpers.js';
+import { addressKey } from '../../server/net/limits.js';
 
 function httpGet(port: number, path: string, from: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -117,6 +118,44 @@ describe('behind a reverse proxy', () => {
       expect(server.portal.heldFrom('192.0.2.1')).toBe(0);
       await Promise.all([a.close(), b.close(), spoof.close()]);
       await expect.poll(() => server.connectionsFrom('203.0.113.5')).toBe(0);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('addresses', () => {
+  it('counts IPv4 as it is and IPv6 by its /64, so a host cannot take a fresh address per connection', () => {
+    expect(addressKey('203.0.113.5')).toBe('203.0.113.5');
+    expect(addressKey('::ffff:203.0.113.5')).toBe('203.0.113.5');
+    expect(addressKey('::1')).toBe('::1');
+    expect(addressKey('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:db8:1:2::9')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:0db8:0001:0002:0:0:0:1')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressKey('2001:db8:1:3::1')).not.toBe(addressKey('2001:db8:1:2::1'));
+  });
+});
+
+describe('plain HTTP requests per address', () => {
+  it('answers a request flood from one address with 429 and the reason, and serves other addresses', async () => {
+    const server = await startTestServer({ httpRequestsPerIp: 5, httpBurstPerIp: 10 });
+    try {
+      const statuses: number[] = [];
+      let refusal = '';
+      for (let i = 0; i < 30; i++) {
+        const r = await httpGet(server.httpPort, '/api/who', '127.0.0.32');
+        statuses.push(r.status);
+        if (r.status === 429) refusal = r.body;
+      }
+      expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(10);
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+      expect(JSON.parse(refusal)).toMatchObject({ error: 'rate_limited', message: expect.stringContaining('at most 5 a second') });
+      expect((await httpGet(server.httpPort, '/api/who', '127.0.0.33')).status).toBe(200);
+      // Websockets from the flooding address are budgeted by their own messages, not refused.
+      const c = await WsClient.open(server.wsUrl, '127.0.0.32');
+      await c.guest('kitty');
+      await c.close();
     } finally {
       await server.stop();
     }
