@@ -80,3 +80,32 @@ export function waitText(ms: number): string {
   if (s < 120) return `${s} second${s === 1 ? '' : 's'}`;
   return `${Math.ceil(s / 60)} minutes`;
 }
+
+/**
+ * At most `perMinute` log lines per key (an address) a minute; the rest are counted and reported in the
+ * next line allowed, so a flood from one address writes a few lines of log, not megabytes.
+ */
+export class LogLimiter {
+  private windows = new Map<string, { start: number; lines: number; suppressed: number }>();
+
+  constructor(private perMinute = 10) {}
+
+  /** Whether to write a line for `key` now; `suppressed`: lines left out since the last one written. */
+  allow(key: string, now = Date.now()): { ok: boolean; suppressed: number } {
+    let w = this.windows.get(key);
+    if (!w || now - w.start >= 60_000) {
+      const suppressed = w?.suppressed ?? 0;
+      w = { start: now, lines: 0, suppressed: 0 };
+      this.windows.set(key, w);
+      if (this.windows.size > 10_000) for (const [k, v] of this.windows) if (now - v.start >= 60_000) this.windows.delete(k);
+      w.lines++;
+      return { ok: true, suppressed };
+    }
+    if (w.lines >= this.perMinute) {
+      w.suppressed++;
+      return { ok: false, suppressed: w.suppressed };
+    }
+    w.lines++;
+    return { ok: true, suppressed: 0 };
+  }
+}

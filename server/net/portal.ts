@@ -12,7 +12,7 @@ import type { Driver, Host, Log } from '../host/host.js';
 import type { CharacterInfo } from '../host/types.js';
 import { AccountError, checkPassword, type Account, type AccountStore } from '../store/accounts.js';
 import type { ServerOptions } from './limits.js';
-import { FailureBackoff, waitText, WindowCounter } from './guard.js';
+import { FailureBackoff, LogLimiter, waitText, WindowCounter } from './guard.js';
 
 /** What a session needs from the connection that carries it (server/net/connection.ts). */
 export interface SessionLink {
@@ -119,6 +119,8 @@ export class Portal {
    * must not outrun the backoff, which only counts checks that have finished.
    */
   private checking = new Set<string>();
+  /** Log lines about one address's refusals and failures: at most 10 a minute (a flood must not flood the log). */
+  private addressLog = new LogLimiter(10);
   private checkingFrom = new Map<string, number>();
 
   constructor(
@@ -154,7 +156,7 @@ export class Portal {
     if (!account) {
       this.accountFailures.failed(key);
       this.addressFailures.failed(from);
-      this.log.info({ ip: from, account: name.slice(0, 24) }, 'failed login');
+      this.logFrom(from, { account: name.slice(0, 24) }, 'failed login');
       return { kind: 'error', code: 'auth_failed', message: 'Wrong account name or password.' };
     }
     this.accountFailures.succeeded(key);
@@ -194,6 +196,12 @@ export class Portal {
       if (left > 0) this.checkingFrom.set(from, left);
       else this.checkingFrom.delete(from);
     }
+  }
+
+  /** A log line about an address, within its share (see LogLimiter). */
+  private logFrom(ip: string, fields: Record<string, unknown>, msg: string): void {
+    const { ok, suppressed } = this.addressLog.allow(ip);
+    if (ok) this.log.info(suppressed ? { ip, ...fields, suppressedBefore: suppressed } : { ip, ...fields }, msg);
   }
 
   // ---- account management ---------------------------------------------------------------------
@@ -304,7 +312,7 @@ export class Portal {
     if (max <= 0 || (session && session.ip === from)) return null;
     const held = this.heldFrom(from);
     if (held < max) return null;
-    this.log.info({ ip: from, held, max }, 'refused: characters per address');
+    this.logFrom(from, { held, max }, 'refused: characters per address');
     const linkdead = this.opts.linkdeadMs > 0 ? `; a dropped connection keeps its character for ${Math.round(this.opts.linkdeadMs / 1000)} seconds` : '';
     return {
       kind: 'error', code: 'too_many_characters',

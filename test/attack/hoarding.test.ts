@@ -2,6 +2,7 @@
  * Issue 12, 3: one address cannot hoard characters by connecting as a guest, choosing, dropping and
  * repeating: link-dead characters (held for a resume) count against the address that holds them.
  */
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, TelnetClient, WsClient, type TestServer } from '../server/helpers.js';
 
@@ -46,5 +47,32 @@ describe('characters per address', () => {
     const again = await WsClient.open(server.wsUrl, '127.0.0.6');
     await again.guest('carter');
     await again.close();
+  });
+});
+
+describe('log of refusals', () => {
+  it('writes at most 10 lines a minute about one address, however many refusals', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const l of String(chunk).split('\n')) if (l) lines.push(JSON.parse(l) as Record<string, unknown>);
+        done();
+      },
+    });
+    const server = await startTestServer({ logger: { level: 'info', stream } as unknown as { level: string }, maxCharactersPerIp: 1 });
+    try {
+      const holder = await WsClient.open(server.wsUrl, '127.0.0.60');
+      await holder.guest('kitty');
+      const c = await WsClient.open(server.wsUrl, '127.0.0.60');
+      await c.nextOfType('hello');
+      for (let i = 0; i < 40; i++) {
+        c.send({ type: 'login', guest: true, character: 'orc' });
+        expect(await c.nextOfType('error')).toMatchObject({ code: 'too_many_characters' });
+      }
+      expect(lines.filter((l) => l.msg === 'refused: characters per address')).toHaveLength(10);
+      await Promise.all([holder.close(), c.close()]);
+    } finally {
+      await server.stop();
+    }
   });
 });
