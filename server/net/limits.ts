@@ -57,6 +57,9 @@ export interface LimitOptions {
   loginBackoffMaxMs: number;
   /** Accounts one address may register an hour. 0: no limit. */
   registrationsPerIpPerHour: number;
+  /** New connections (of any kind) per second from one address, and the burst: churn costs handshakes. 0: no limit. */
+  connectsPerSecondPerIp: number;
+  connectBurstPerIp: number;
   /** Plain HTTP requests (pages, /api/..., health checks) per second from one address, and the burst. 0: no limit. */
   httpRequestsPerIp: number;
   httpBurstPerIp: number;
@@ -114,6 +117,8 @@ export const DEFAULT_LIMITS: LimitOptions = {
   frameBurstPerIp: 400,
   maxPendingRequests: 32,
   maxCharactersPerIp: 5,
+  connectsPerSecondPerIp: 20,
+  connectBurstPerIp: 100,
   httpRequestsPerIp: 20,
   httpBurstPerIp: 60,
   loginFailuresPerAccount: 5,
@@ -222,18 +227,27 @@ export class AddressBuckets {
 /** Counts open connections, in total and per address. */
 export class ConnectionCounter {
   private perIp = new Map<string, number>();
+  private connects: AddressBuckets;
   total = 0;
 
-  constructor(private limits: Pick<LimitOptions, 'maxConnections' | 'maxConnectionsPerIp'>) {}
+  constructor(private limits: Pick<LimitOptions, 'maxConnections' | 'maxConnectionsPerIp' | 'connectsPerSecondPerIp' | 'connectBurstPerIp'>) {
+    this.connects = new AddressBuckets(limits.connectsPerSecondPerIp, limits.connectBurstPerIp);
+  }
 
   /** Reserve a slot; returns a refusal message when the limits are reached. */
   open(ip: string): string | null {
+    if (!this.connects.take(ip)) return `Too many new connections from your address (at most ${this.limits.connectsPerSecondPerIp} a second); try again shortly.`;
     const n = this.perIp.get(ip) ?? 0;
     if (this.limits.maxConnections > 0 && this.total >= this.limits.maxConnections) return `The server is full (${this.limits.maxConnections} connections); try again later.`;
     if (this.limits.maxConnectionsPerIp > 0 && n >= this.limits.maxConnectionsPerIp) return `Too many connections from your address (the limit is ${this.limits.maxConnectionsPerIp}); try again later.`;
     this.perIp.set(ip, n + 1);
     this.total++;
     return null;
+  }
+
+  /** Forget the connect rates of quiet addresses (the server's sweep). */
+  prune(): void {
+    this.connects.prune();
   }
 
   /** Open connections from one address. */

@@ -227,6 +227,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
       for (const c of connections) c.checkTimers(now);
       addressFrames.prune();
       httpRequests.prune();
+      counter.prune();
     }, 1000);
     sweep.unref();
     const heartbeat = setInterval(() => {

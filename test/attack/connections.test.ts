@@ -161,3 +161,23 @@ describe('plain HTTP requests per address', () => {
     }
   });
 });
+
+describe('new connections per address', () => {
+  it('refuses connection churn beyond the rate with the reason, and serves other addresses', async () => {
+    const server = await startTestServer({ connectsPerSecondPerIp: 0.2, connectBurstPerIp: 5 });
+    try {
+      const clients = await Promise.all(Array.from({ length: 10 }, () => TelnetClient.open(server.telnetPort!, [], '127.0.0.34')));
+      const refused = await Promise.all(clients.map((t) => t.waitFor(/Too many new connections|> /).then((s) => s.includes('Too many new connections'))));
+      expect(refused.filter(Boolean).length).toBeGreaterThanOrEqual(4);
+      expect(refused.filter((r) => !r).length).toBeGreaterThanOrEqual(5);
+      const ws = await WsClient.open(server.wsUrl, '127.0.0.34');
+      expect(await ws.nextOfType('error')).toMatchObject({ code: 'too_many_connections', message: expect.stringContaining('new connections') });
+      const other = await WsClient.open(server.wsUrl, '127.0.0.35');
+      await other.guest('kitty');
+      await other.close();
+      for (const t of clients) t.socket.destroy();
+    } finally {
+      await server.stop();
+    }
+  });
+});

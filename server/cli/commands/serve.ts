@@ -16,6 +16,8 @@ const ABUSE_LIMITS: [flag: string, key: keyof ServerOptions, unit: 'n' | 's', he
   ['frame-burst', 'frameBurst', 'n', 'websocket messages allowed at once above that rate'],
   ['frame-rate-per-ip', 'framesPerSecondPerIp', 'n', 'websocket messages per second for all connections of one address (0: none)'],
   ['frame-burst-per-ip', 'frameBurstPerIp', 'n', 'the burst for one address'],
+  ['connect-rate-per-ip', 'connectsPerSecondPerIp', 'n', 'new connections per second from one address (0: none)'],
+  ['connect-burst-per-ip', 'connectBurstPerIp', 'n', 'the burst for one address'],
   ['http-rate-per-ip', 'httpRequestsPerIp', 'n', 'plain HTTP requests per second from one address (0: none)'],
   ['http-burst-per-ip', 'httpBurstPerIp', 'n', 'the burst for one address'],
   ['max-pending', 'maxPendingRequests', 'n', 'requests of one connection waiting for the game'],
