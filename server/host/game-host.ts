@@ -65,6 +65,8 @@ export class GameHost {
   /** Set while the database cannot be written: commands that write are refused, reads are served. */
   storageFault: StorageFault | null = null;
   private storageRetryAt = 0;
+  /** How often a write is tried again while the database cannot be written (HostConfig.storageRetryMs). */
+  storageRetryMs = STORAGE_RETRY_MS;
   /** Whether a command since the last commit changed the world (not only speech or emotes). */
   private changed = false;
   /**
@@ -121,11 +123,14 @@ export class GameHost {
         setMeta(db, 'world.source', source);
         setMeta(db, 'world.title', world.title);
       });
-      return new GameHost(db, world, source, { title: world.title, source, restored: 'seeded', replayed: 0, diverged: 0, seq, counts: counts(world) }, snapshotEvery);
+      const seeded = new GameHost(db, world, source, { title: world.title, source, restored: 'seeded', replayed: 0, diverged: 0, seq, counts: counts(world) }, snapshotEvery);
+      seeded.storageRetryMs = config.storageRetryMs ?? STORAGE_RETRY_MS;
+      return seeded;
     }
     const { world, replayed, diverged, seq } = GameHost.replay(store);
     const source = savedSource ?? given ?? DEFAULT_WORLD;
     const host = new GameHost(db, world, source, { title: world.title, source, restored: 'snapshot', replayed, diverged, seq, counts: counts(world) }, snapshotEvery);
+    host.storageRetryMs = config.storageRetryMs ?? STORAGE_RETRY_MS;
     if (replayed) {
       try {
         host.save('recovered');
@@ -133,7 +138,7 @@ export class GameHost {
         // The state is restored, in memory; the database cannot be written: serve reads, refuse actions.
         if (!isStorageError(err)) throw err;
         host.storageFault = { code: err.code, message: err.message, since: Date.now() };
-        host.storageRetryAt = Date.now() + STORAGE_RETRY_MS;
+        host.storageRetryAt = Date.now() + host.storageRetryMs;
         host.info.storage = host.storageFault;
       }
     }
@@ -184,7 +189,7 @@ export class GameHost {
         this.pending.push({ row: null, result: this.storageRefusal(actor) });
         return;
       }
-      this.storageRetryAt = Date.now() + STORAGE_RETRY_MS;
+      this.storageRetryAt = Date.now() + this.storageRetryMs;
     }
     const outcome = execute(this.world, actor, text);
     if (this.invalidate(outcome.events)) this.changed = true;
@@ -243,7 +248,7 @@ export class GameHost {
   private enterStorageFault(err: Error & { code: string }): void {
     const since = this.storageFault?.since ?? Date.now();
     this.storageFault = { code: err.code, message: err.message, since };
-    this.storageRetryAt = Date.now() + STORAGE_RETRY_MS;
+    this.storageRetryAt = Date.now() + this.storageRetryMs;
     const back = GameHost.replay(this.store);
     this.world = back.world;
     this.sinceSnapshot = back.replayed;

@@ -19,6 +19,8 @@ export interface HostConfig {
    * Writes beyond fail as on a full disk: a quota, and how the tests make a disk full.
    */
   maxDbBytes?: number;
+  /** While the database cannot be written, how often a command that writes is tried for real (default 5000 ms). */
+  storageRetryMs?: number;
 }
 
 /** The database cannot be written (disk full, read-only, I/O error): the game serves reads and refuses actions. */
