@@ -76,7 +76,7 @@ export function benchWorld(models: number, players: number, policy = 'model'): {
 }
 
 function serve(db: string, world: string, model: string, idle: string): Promise<{ proc: ChildProcess; port: number }> {
-  const args = [BIN, 'serve', '--db', db, '--world', world, '--http-port', '0', '--telnet-port', 'off', '--host', '127.0.0.1', '--sync', 'normal', '--max-per-ip', '0', '--log-level', 'info'];
+  const args = [BIN, 'serve', '--db', db, '--world', world, '--http-port', '0', '--telnet-port', 'off', '--host', '127.0.0.1', '--sync', 'normal', '--max-per-ip', '0', '--frame-rate-per-ip', '0', '--max-characters-per-ip', '0', '--connect-rate-per-ip', '0', '--log-level', 'info'];
   const env = { ...process.env, LIGHTMUD_MODEL: model, LIGHTMUD_AGENT_CACHE: CACHE, LIGHTMUD_AGENT_IDLE_SECONDS: idle };
   // AGENTS_NODE_ARGS: extra node options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.AGENTS_NODE_ARGS ?? '').split(' ').filter(Boolean);

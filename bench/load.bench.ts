@@ -54,7 +54,7 @@ interface Child {
 }
 
 export function serve(db: string, world: string, sync: string): Promise<Child> {
-  const args = [BIN, 'serve', '--db', db, '--world', world, '--http-port', '0', '--telnet-port', '0', '--host', '127.0.0.1', '--max-connections', '0', '--max-per-ip', '0', '--sync', sync];
+  const args = [BIN, 'serve', '--db', db, '--world', world, '--http-port', '0', '--telnet-port', '0', '--host', '127.0.0.1', '--max-connections', '0', '--max-per-ip', '0', '--frame-rate-per-ip', '0', '--max-characters-per-ip', '0', '--connect-rate-per-ip', '0', '--sync', sync];
   // LOAD_NODE_ARGS: extra node options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.LOAD_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const proc = spawn(process.execPath, [...nodeArgs, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });

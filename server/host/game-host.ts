@@ -7,13 +7,21 @@
 import { resolve as resolvePath } from 'node:path';
 import { World, execute, look, validActions, type GameEvent, type NodeId, type ObjectNode } from '../engine/index.js';
 import { DEFAULT_WORLD, loadWorld } from '../world-io/load-world.js';
-import { getMeta, openDb, setMeta, type Db } from '../store/db.js';
+import { describeStorageFault, getMeta, isStorageError, openDb, setMeta, type Db } from '../store/db.js';
 import { WorldStore, type NewEvent } from '../store/world-store.js';
 import type { CharacterState, EventSummary, ObjectView } from '../net/protocol.js';
 import { agentView, type AgentView, type ViewOptions } from '../agents/view.js';
-import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, OpenInfo, SubmitResult, WorldCounts, WorldSummary } from './types.js';
+import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, OpenInfo, StorageFault, SubmitResult, WorldCounts, WorldSummary } from './types.js';
+import { parse } from '../engine/parser.js';
+import { sanitiseInput } from '../engine/index.js';
 
 export const DEFAULT_SNAPSHOT_EVERY = 5000;
+
+/** While the database cannot be written: commands that only read the world (run, not logged). */
+const READS = new Set(['look', 'examine', 'inventory', 'help', 'incomplete', 'unknown']);
+/** While the database cannot be written: how often a command that writes is tried again. */
+export const STORAGE_RETRY_MS = 5000;
+
 
 /** Event types that change nothing in the world graph. */
 const QUIET = new Set(['say', 'tell', 'whisper', 'shout', 'emote']);
@@ -52,8 +60,13 @@ export class GameHost {
   readonly watched = new Set<string>();
   private sinceSnapshot = 0;
   private readonly snapshotEvery: number;
-  /** Executed commands waiting for commit(). */
-  private pending: { row: NewEvent; result: SubmitResult }[] = [];
+  /** Executed commands waiting for commit(); row null: not logged (a read while the database cannot be written, or a refusal). */
+  private pending: { row: NewEvent | null; result: SubmitResult }[] = [];
+  /** Set while the database cannot be written: commands that write are refused, reads are served. */
+  storageFault: StorageFault | null = null;
+  private storageRetryAt = 0;
+  /** How often a write is tried again while the database cannot be written (HostConfig.storageRetryMs). */
+  storageRetryMs = STORAGE_RETRY_MS;
   /** Whether a command since the last commit changed the world (not only speech or emotes). */
   private changed = false;
   /**
@@ -80,6 +93,10 @@ export class GameHost {
   static open(config: HostConfig): GameHost {
     const db = openDb(config.db, { sync: config.sync ?? 'full' });
     try {
+      if (config.maxDbBytes && config.maxDbBytes > 0) {
+        const pageSize = db.pragma('page_size', { simple: true }) as number;
+        db.pragma(`max_page_count = ${Math.max(1, Math.floor(config.maxDbBytes / pageSize))}`);
+      }
       return GameHost.restore(db, config);
     } catch (err) {
       db.close();
@@ -106,8 +123,32 @@ export class GameHost {
         setMeta(db, 'world.source', source);
         setMeta(db, 'world.title', world.title);
       });
-      return new GameHost(db, world, source, { title: world.title, source, restored: 'seeded', replayed: 0, diverged: 0, seq, counts: counts(world) }, snapshotEvery);
+      const seeded = new GameHost(db, world, source, { title: world.title, source, restored: 'seeded', replayed: 0, diverged: 0, seq, counts: counts(world) }, snapshotEvery);
+      seeded.storageRetryMs = config.storageRetryMs ?? STORAGE_RETRY_MS;
+      return seeded;
     }
+    const { world, replayed, diverged, seq } = GameHost.replay(store);
+    const source = savedSource ?? given ?? DEFAULT_WORLD;
+    const host = new GameHost(db, world, source, { title: world.title, source, restored: 'snapshot', replayed, diverged, seq, counts: counts(world) }, snapshotEvery);
+    host.storageRetryMs = config.storageRetryMs ?? STORAGE_RETRY_MS;
+    if (replayed) {
+      try {
+        host.save('recovered');
+      } catch (err) {
+        // The state is restored, in memory; the database cannot be written: serve reads, refuse actions.
+        if (!isStorageError(err)) throw err;
+        host.storageFault = { code: err.code, message: err.message, since: Date.now() };
+        host.storageRetryAt = Date.now() + host.storageRetryMs;
+        host.info.storage = host.storageFault;
+      }
+    }
+    return host;
+  }
+
+  /** The state the database holds: the newest snapshot and the commands logged after it, replayed. */
+  private static replay(store: WorldStore): { world: World; replayed: number; diverged: number; seq: number } {
+    const snap = store.latestSnapshot();
+    if (!snap) throw new Error('the database holds no snapshot');
     const world = new World(snap.state);
     let replayed = 0;
     let diverged = 0;
@@ -119,10 +160,7 @@ export class GameHost {
       replayed++;
       if (out.text !== cmd.text) diverged++;
     }
-    const source = savedSource ?? given ?? DEFAULT_WORLD;
-    const host = new GameHost(db, world, source, { title: world.title, source, restored: 'snapshot', replayed, diverged, seq, counts: counts(world) }, snapshotEvery);
-    if (replayed) host.save('recovered');
-    return host;
+    return { world, replayed, diverged, seq };
   }
 
   // ---- commands --------------------------------------------------------------------------------
@@ -139,6 +177,20 @@ export class GameHost {
    * them in order, and commits them in one transaction (one fsync for the group).
    */
   prepare(actor: NodeId, text: string, account: string | null = null, cause: string | null = null): void {
+    if (this.storageFault) {
+      // Reads are served from memory and not logged; a command that writes is refused, except one every
+      // STORAGE_RETRY_MS, which is tried for real (its commit clears the fault, or reverts and refuses it).
+      if (READS.has(parse(sanitiseInput(text)).kind)) {
+        const out = execute(this.world, actor, text);
+        this.pending.push({ row: null, result: { seq: 0, ok: out.ok, text: out.text, deliveries: [], states: this.statesFor([actor]) } });
+        return;
+      }
+      if (Date.now() < this.storageRetryAt) {
+        this.pending.push({ row: null, result: this.storageRefusal(actor) });
+        return;
+      }
+      this.storageRetryAt = Date.now() + this.storageRetryMs;
+    }
     const outcome = execute(this.world, actor, text);
     if (this.invalidate(outcome.events)) this.changed = true;
     const deliveries = this.deliveries(outcome.events, actor);
@@ -158,12 +210,26 @@ export class GameHost {
   commit(): SubmitResult[] {
     const batch = this.pending;
     if (!batch.length) return [];
-    this.store.transaction(() => {
-      for (const p of batch) p.result.seq = this.store.append(p.row);
-      this.sinceSnapshot += batch.length;
-      if (this.sinceSnapshot >= this.snapshotEvery) this.snapshotNow(batch[batch.length - 1]!.result.seq, 'periodic');
-    });
     this.pending = [];
+    const writes = batch.filter((p) => p.row !== null);
+    if (writes.length) {
+      try {
+        this.store.transaction(() => {
+          for (const p of writes) p.result.seq = this.store.append(p.row!);
+          this.sinceSnapshot += writes.length;
+          if (this.sinceSnapshot >= this.snapshotEvery) this.snapshotNow(writes[writes.length - 1]!.result.seq, 'periodic');
+        });
+        this.storageFault = null;
+      } catch (err) {
+        if (!isStorageError(err)) throw err;
+        // Nothing of the batch is on disk: go back to what is, and tell each actor that nothing happened.
+        this.enterStorageFault(err);
+        for (const p of writes) p.result = this.storageRefusal(p.row!.actor);
+        this.changed = false;
+        return batch.map((p) => ({ ...p.result, storage: this.storageFault }));
+      }
+    }
+    batch[batch.length - 1]!.result.storage = this.storageFault;
     // Observers get a fresh state only when the world changed where they are (not for speech or emotes).
     if (this.changed) {
       const last = batch[batch.length - 1]!.result;
@@ -177,6 +243,25 @@ export class GameHost {
 
   get uncommitted(): number {
     return this.pending.length;
+  }
+
+  /** The database could not be written: note it, and bring the world back to what the database holds. */
+  private enterStorageFault(err: Error & { code: string }): void {
+    const since = this.storageFault?.since ?? Date.now();
+    this.storageFault = { code: err.code, message: err.message, since };
+    this.storageRetryAt = Date.now() + this.storageRetryMs;
+    const back = GameHost.replay(this.store);
+    this.world = back.world;
+    this.sinceSnapshot = back.replayed;
+    this.stateCache.clear();
+  }
+
+  private storageRefusal(actor: NodeId): SubmitResult {
+    const why = this.storageFault ? describeStorageFault(this.storageFault) : 'it cannot write its database';
+    return {
+      seq: 0, ok: false, failed: 'storage', deliveries: [], states: this.statesFor([actor]), storage: this.storageFault,
+      text: `Nothing happened: the server cannot save anything right now (${why}), so it does not change the world. You can still look, examine and check your inventory; try again later.`,
+    };
   }
 
   private deliveries(events: GameEvent[], actor: NodeId): Delivery[] {
@@ -301,6 +386,22 @@ export class GameHost {
     this.commit();
     this.stateCache.clear();
     this.adminCause = cause;
+    if (this.storageFault && Date.now() < this.storageRetryAt) {
+      return { ok: false, text: `Not done: the server cannot save anything right now (${describeStorageFault(this.storageFault)}: ${this.storageFault.message}).`, deliveries: [], states: {}, storage: this.storageFault };
+    }
+    try {
+      const r = this.adminOp(op, account);
+      this.storageFault = null;
+      return { ...r, storage: null };
+    } catch (err) {
+      if (!isStorageError(err)) throw err;
+      // The operation may have changed the world before its write failed: back to what the database holds.
+      this.enterStorageFault(err);
+      return { ok: false, text: `Not done: the server cannot save anything right now (${describeStorageFault(this.storageFault!)}: ${err.message}).`, deliveries: [], states: {}, storage: this.storageFault };
+    }
+  }
+
+  private adminOp(op: AdminOp, account: string | null): AdminResult {
     switch (op.op) {
       case 'narrate': return this.narrate(op.actor, op.text, account);
       case 'teleport': return this.teleport(op.actor, op.who, op.to, account);
@@ -431,8 +532,14 @@ export class GameHost {
 
   close(): void {
     if (!this.db.open) return;
-    this.save('shutdown');
-    this.db.close();
+    try {
+      this.save('shutdown');
+    } catch (err) {
+      // Every acknowledged command is in the log already; only the shutdown snapshot is lost.
+      if (!isStorageError(err)) throw err;
+    } finally {
+      this.db.close();
+    }
   }
 }
 

@@ -16,7 +16,8 @@ import { Worker } from 'node:worker_threads';
 import type { CharacterState, EventSummary } from '../net/protocol.js';
 import type { AgentsOptions, AgentManager } from '../agents/manager.js';
 import type { AgentView, ViewOptions as AgentViewOptions } from '../agents/view.js';
-import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, HostRequest, OpenInfo, SubmitResult, WorldSummary, WorkerMessage } from './types.js';
+import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, HostRequest, OpenInfo, StorageFault, SubmitResult, WorldSummary, WorkerMessage } from './types.js';
+import { cleanText } from '../net/clean-text.js';
 
 /** Who drives a character: a person, a model policy, a script, or an outside agent (MCP, the step API). */
 export type DriverKind = 'human' | 'model' | 'script' | 'agent';
@@ -113,6 +114,8 @@ class WorkerLink {
 
 export class Host {
   info!: OpenInfo;
+  /** Set while the database cannot be written (disk full, read-only): reads are served, actions refused. */
+  storage: StorageFault | null = null;
   private link!: WorkerLink;
   /** Resolves to the live worker; replaced by a pending promise while the worker is being replaced. */
   private gate!: Promise<WorkerLink>;
@@ -133,6 +136,7 @@ export class Host {
     await link.loaded;
     try {
       host.info = await link.call<OpenInfo>({ op: 'open', config, watch: [] });
+      host.noteStorage(host.info.storage ?? null);
     } catch (err) {
       await link.retire();
       throw err;
@@ -234,9 +238,12 @@ export class Host {
   // ---- game ------------------------------------------------------------------------------------
 
   /** Run one line of input for a character. Resolves once the command is durable. */
-  async submit(characterId: string, text: string, account: string | null = null, opts: { validOnly?: boolean; cause?: string } = {}): Promise<SubmitResult> {
+  async submit(characterId: string, input: string, account: string | null = null, opts: { validOnly?: boolean; cause?: string } = {}): Promise<SubmitResult> {
+    // Whoever drives the character (a player, a model, a script, an outside agent): no bidi overrides or invisible characters.
+    const text = cleanText(input);
     const cause = opts.cause ?? this.causeOf(characterId);
     const r = await this.call<SubmitResult>(opts.validOnly ? { op: 'submit', actor: characterId, text, account, cause, validOnly: true } : { op: 'submit', actor: characterId, text, account, cause });
+    if (r.storage !== undefined) this.noteStorage(r.storage);
     for (const l of this.listeners) l(characterId, r.text, null);
     this.route(r.deliveries, r.states, characterId);
     const own = r.states[characterId];
@@ -275,6 +282,7 @@ export class Host {
   async admin(op: AdminOp, account: string | null, opts: { cause?: string } = {}): Promise<AdminResult> {
     const cause = opts.cause ?? this.causeOf(op.actor);
     const r = await this.call<AdminResult>({ op: 'admin', admin: op, account, cause });
+    if (r.storage !== undefined) this.noteStorage(r.storage);
     if (op.op === 'reloadWorld') this.info = { ...this.info, counts: (await this.summary()).counts };
     this.route(r.deliveries, r.states, op.actor);
     for (const id of r.removed ?? []) this.release(id, 'Your character is not in the reloaded world; choose another.', true);
@@ -343,9 +351,11 @@ export class Host {
       const watch = [...this.watched];
       try {
         this.info = await fresh.call<OpenInfo>({ op: 'open', config: this.openConfig(), watch });
+        this.noteStorage(this.info.storage ?? null);
       } catch (err) {
         await fresh.retire();
         this.info = await old.call<OpenInfo>({ op: 'open', config: this.openConfig(), watch });
+        this.noteStorage(this.info.storage ?? null);
         swap(old);
         throw new Error(`the new game code failed to open the world, so the old code keeps running: ${(err as Error).message}`);
       }
@@ -395,6 +405,7 @@ export class Host {
         await fresh.loaded;
         const watch = [...this.watched];
         this.info = await fresh.call<OpenInfo>({ op: 'open', config: this.openConfig(), watch });
+        this.noteStorage(this.info.storage ?? null);
         this.link = fresh;
         swap(fresh);
         this.log.info({ replayed: this.info.replayed, seq: this.info.seq }, 'the game host worker restarted');
@@ -407,6 +418,13 @@ export class Host {
       }
     };
     void restart();
+  }
+
+  /** The worker found the database writable, or not (from each command's result, and at each open). */
+  noteStorage(fault: StorageFault | null): void {
+    if (fault && !this.storage) this.log.error({ code: fault.code, err: fault.message }, 'the database cannot be written: serving reads, refusing actions until it can');
+    else if (!fault && this.storage) this.log.warn({ code: this.storage.code, seconds: Math.round((Date.now() - this.storage.since) / 1000) }, 'the database can be written again');
+    this.storage = fault;
   }
 
   /** Save the world and stop the worker. */

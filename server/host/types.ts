@@ -14,6 +14,22 @@ export interface HostConfig {
   sync?: SyncMode;
   /** Commands between whole-world snapshots (the log holds every command in between). */
   snapshotEvery?: number;
+  /**
+   * Largest database, in bytes (SQLite max_page_count on the game's connection; 0 or absent: none).
+   * Writes beyond fail as on a full disk: a quota, and how the tests make a disk full.
+   */
+  maxDbBytes?: number;
+  /** While the database cannot be written, how often a command that writes is tried for real (default 5000 ms). */
+  storageRetryMs?: number;
+}
+
+/** The database cannot be written (disk full, read-only, I/O error): the game serves reads and refuses actions. */
+export interface StorageFault {
+  /** SQLite's code, e.g. SQLITE_FULL, SQLITE_READONLY, SQLITE_IOERR_WRITE. */
+  code: string;
+  message: string;
+  /** ms since the epoch. */
+  since: number;
 }
 
 export interface OpenInfo {
@@ -28,6 +44,8 @@ export interface OpenInfo {
   counts: WorldCounts;
   /** The worker thread's id (a reload or a restart gives a new one). */
   thread?: number;
+  /** Set when the database could not be written at start-up (the state was restored, but not saved). */
+  storage?: StorageFault | null;
 }
 
 export interface WorldCounts {
@@ -56,6 +74,8 @@ export interface SubmitResult {
    * command of a group committed together, those of everyone who perceived something in the group.
    */
   states: Record<string, CharacterState>;
+  /** Whether the database can be written, as this command found it (null: it can). */
+  storage?: StorageFault | null;
 }
 
 export interface CharacterInfo {
@@ -86,6 +106,8 @@ export interface AdminResult {
   removed?: string[];
   /** Characters whose surroundings changed completely (teleported, world reloaded): send them a fresh look. */
   relocated?: string[];
+  /** Whether the database can be written, as this operation found it. */
+  storage?: StorageFault | null;
 }
 
 export type AdminOp =

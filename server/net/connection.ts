@@ -8,10 +8,12 @@ import type { CharacterState, ErrorCode, EventSummary, FrameId } from './protoco
 import type { CharacterInfo } from '../host/types.js';
 import { HostUnavailableError, type Host, type Log } from '../host/host.js';
 import type { Account, AccountStore } from '../store/accounts.js';
-import { TokenBucket, type ConnectionCounter, type ServerOptions } from './limits.js';
+import { TokenBucket, type AddressBuckets, type ConnectionCounter, type ServerOptions } from './limits.js';
 import type { LoginResult, Portal, Session, SessionLink } from './portal.js';
 import type { ServerStats } from './stats.js';
 import { DRIVE_HELP, driveCommand } from '../agents/manager.js';
+import { cleanText } from './clean-text.js';
+import { describeStorageFault } from '../store/db.js';
 
 export interface ServerContext {
   host: Host;
@@ -19,6 +21,8 @@ export interface ServerContext {
   accounts: AccountStore;
   opts: ServerOptions;
   counter: ConnectionCounter;
+  /** Websocket messages per address (all its connections together). */
+  addressFrames: AddressBuckets;
   log: Log;
   connections: Set<Connection>;
   stats: ServerStats;
@@ -45,7 +49,11 @@ const ADMIN_HELP = [
   DRIVE_HELP,
 ].join('\n');
 
-const PLAYER_HELP = ['Server commands:', '  who     who is playing', '  quit    leave (your character is saved)', '  help    the game\'s commands'].join('\n');
+const PLAYER_HELP = [
+  'Server commands:', '  who     who is playing', '  quit    leave (your character is saved)', '  help    the game\'s commands',
+  '  @password         change your account\'s password (telnet; websocket: the "password" frame)',
+  '  @delete-account   delete your account for good (telnet; websocket: the "delete_account" frame)',
+].join('\n');
 
 function duration(ms: number): string {
   if (ms >= 120_000) return `${Math.round(ms / 60_000)} minutes`;
@@ -66,6 +74,8 @@ export abstract class Connection implements SessionLink {
   private lastInput = Date.now();
   private readonly openedAt = Date.now();
   private queue: Promise<void> = Promise.resolve();
+  /** Requests waiting for the game (queued commands, states, lists): bounded by maxPendingRequests. */
+  protected pending = 0;
   /** A login step is running (KDF, database): further login frames wait their turn. */
   private busy = false;
   /** end() was called: the transport is closing. */
@@ -95,6 +105,8 @@ export abstract class Connection implements SessionLink {
   abstract sendError(code: ErrorCode, message: string, id?: FrameId): void;
   abstract sendCharacters(list: CharacterInfo[], message?: string): void;
   abstract sendWelcome(session: Session, resumed: boolean): void;
+  /** The account was changed as asked (password) or deleted. */
+  abstract sendAccount(change: 'password' | 'deleted', message: string, id?: FrameId): void;
   /** Say goodbye (with the reason) and close the transport. `closed()` follows. */
   protected abstract closeTransport(reason: string, code?: ErrorCode): void;
 
@@ -109,7 +121,8 @@ export abstract class Connection implements SessionLink {
   checkTimers(now: number): void {
     if (this.phase === 'closed') return;
     const o = this.ctx.opts;
-    if (this.phase !== 'playing' && o.loginTimeoutMs > 0 && now - this.openedAt > o.loginTimeoutMs && now - this.lastInput > 1000) {
+    // An absolute deadline from the moment of connecting: input (a byte every second, say) does not extend it.
+    if (this.phase !== 'playing' && o.loginTimeoutMs > 0 && now - this.openedAt > o.loginTimeoutMs) {
       this.end(`You did not log in within ${duration(o.loginTimeoutMs)}; goodbye.`, 'login_timeout');
     } else if (o.idleTimeoutMs > 0 && now - this.lastInput > o.idleTimeoutMs) {
       this.end(`Idle for ${duration(o.idleTimeoutMs)}; goodbye. Your character is saved.`, 'idle_timeout');
@@ -128,7 +141,6 @@ export abstract class Connection implements SessionLink {
     if (this.phase === 'closed') return;
     this.phase = 'closed';
     this.ctx.connections.delete(this);
-    this.ctx.counter.close(this.ip);
     if (this.session) this.ctx.portal.unbind(this.session, this);
     this.session = null;
   }
@@ -183,6 +195,8 @@ export abstract class Connection implements SessionLink {
     this.session = session;
     this.phase = 'playing';
     this.sendWelcome(session, resumed);
+    const fault = this.ctx.host.storage;
+    if (fault) this.sendSystem(`Note: the server cannot save anything right now (${describeStorageFault(fault)}). You can look around, examine things and check your inventory, but actions are refused until it can.`);
     try {
       const [look, state] = await Promise.all([this.ctx.host.look(session.character.id), this.ctx.host.state(session.character.id)]);
       if (this.session === session) this.sendLook(look, state);
@@ -192,13 +206,40 @@ export abstract class Connection implements SessionLink {
     }
   }
 
+  /** Change the password of the account logged in to, or delete the account (after its password). */
+  protected async changeAccount(change: { kind: 'password'; old: string; next: string } | { kind: 'delete'; password: string }, id?: FrameId): Promise<void> {
+    const account = this.account;
+    if (!account || this.phase === 'login') return this.sendError('not_logged_in', 'Log in to your account first (guests have no account).', id);
+    if (this.busy) return this.sendError('bad_frame', 'A login or account change is already in progress; wait for its answer.', id);
+    this.busy = true;
+    let r;
+    try {
+      r = change.kind === 'password'
+        ? await this.ctx.portal.changePassword(this.ip, account, change.old, change.next, this.session?.token)
+        : await this.ctx.portal.deleteAccount(this.ip, account, change.password);
+    } catch (err) {
+      this.ctx.log.error({ err: (err as Error).message }, 'account change failed');
+      return this.sendError('internal', 'Something went wrong on the server; try again.', id);
+    } finally {
+      this.busy = false;
+    }
+    if (this.isClosed()) return;
+    if (!r.ok) return this.sendError(r.code, r.message, id);
+    this.sendAccount(change.kind === 'password' ? 'password' : 'deleted', r.message, id);
+    if (change.kind === 'delete') {
+      this.session = null;
+      this.account = null;
+      this.end('Your account is deleted. Goodbye.');
+    }
+  }
+
   /** Choose a character after logging in (as a guest: `account` null). */
   protected choose(query: string, id?: FrameId): Promise<void> {
     if (this.phase !== 'choosing') {
       if (this.phase === 'playing') return Promise.resolve(this.sendError('already_logged_in', 'You are already playing a character.', id));
       return Promise.resolve(this.sendError('not_logged_in', 'Log in first (as a guest, or with an account).', id));
     }
-    return this.login(() => this.ctx.portal.enter(this.account, query), id);
+    return this.login(() => this.ctx.portal.enter(this.ip, this.account, query), id);
   }
 
   // ---- the session's side ---------------------------------------------------------------------------
@@ -215,8 +256,10 @@ export abstract class Connection implements SessionLink {
   // ---- commands --------------------------------------------------------------------------------------
 
   /** One line of game input. Refused at once when over the limits; otherwise run after the ones before it. */
-  command(text: string, id?: FrameId): void {
+  command(raw: string, id?: FrameId): void {
     if (this.ending) return;
+    // Bidi overrides, invisible and control characters never reach the game or other players.
+    const text = cleanText(raw);
     if (this.phase !== 'playing' || !this.session) {
       return this.sendError('not_logged_in', this.phase === 'choosing' ? 'Choose a character first.' : 'Log in first: as a guest, or with an account.', id);
     }
@@ -229,12 +272,29 @@ export abstract class Connection implements SessionLink {
     if (text.length > this.ctx.opts.maxCommandLength) {
       return this.sendError('too_long', `That command is ${text.length} characters long; the limit is ${this.ctx.opts.maxCommandLength}.`, id);
     }
+    if (this.pending >= this.ctx.opts.maxPendingRequests) {
+      return this.sendError('rate_limited', `${this.pending} of your requests are still waiting for the game (the limit is ${this.ctx.opts.maxPendingRequests}); that command was dropped.`, id);
+    }
     const session = this.session;
     const t0 = performance.now();
-    this.queue = this.queue.then(() => this.run(session, text, id, t0)).catch((err: unknown) => {
-      this.ctx.log.error({ err: (err as Error).message }, 'command failed');
-      this.sendError('internal', 'Something went wrong on the server with that command.', id);
-    });
+    this.pending++;
+    this.queue = this.queue
+      .then(() => this.run(session, text, id, t0))
+      .catch((err: unknown) => {
+        this.ctx.log.error({ err: (err as Error).message }, 'command failed');
+        this.sendError('internal', 'Something went wrong on the server with that command.', id);
+      })
+      .finally(() => this.pending--);
+  }
+
+  /** Run a request that waits for the game, unless too many already wait; false when refused (and told). */
+  protected bounded<T>(work: () => Promise<T>, id?: FrameId): Promise<T> | null {
+    if (this.pending >= this.ctx.opts.maxPendingRequests) {
+      this.sendError('rate_limited', `${this.pending} of your requests are still waiting for the game (the limit is ${this.ctx.opts.maxPendingRequests}); that one was dropped.`, id);
+      return null;
+    }
+    this.pending++;
+    return work().finally(() => this.pending--);
   }
 
   private async run(session: Session, text: string, id: FrameId | undefined, t0: number): Promise<void> {
@@ -245,7 +305,8 @@ export abstract class Connection implements SessionLink {
     try {
       const r = await this.ctx.host.submit(session.character.id, text, session.account?.name ?? null);
       if (this.isClosed()) return;
-      this.sendResult(r.text, { id, ok: r.ok, seq: r.seq });
+      // seq 0: not in the event log (a read while the database cannot be written, or a refusal).
+      this.sendResult(r.text, r.seq ? { id, ok: r.ok, seq: r.seq } : { id, ok: r.ok });
       this.ctx.stats.command(performance.now() - t0);
       const state = r.states[session.character.id];
       if (state) this.sendState(state, id);
@@ -269,7 +330,8 @@ export abstract class Connection implements SessionLink {
   private async meta(session: Session, line: string, word: string, id?: FrameId): Promise<void> {
     const { host, portal } = this.ctx;
     const rest = line.slice(word.length).trim();
-    const admin = session.role === 'admin';
+    // The role as the database holds it now: `lightmud admin revoke` takes effect at the next command.
+    const admin = session.account !== null && this.ctx.accounts.roleOf(session.account.id) === 'admin';
     const who = session.account?.name ?? null;
     try {
       switch (word) {
@@ -288,6 +350,10 @@ export abstract class Connection implements SessionLink {
         }
         case '@help':
           return this.replyWithState(session, admin ? `${PLAYER_HELP}\n${ADMIN_HELP}` : PLAYER_HELP, true, id);
+      }
+      if (word === '@password' || word === '@delete-account') {
+        const frame = word === '@password' ? '{"type":"password","old":"...","new":"..."}' : '{"type":"delete_account","password":"..."}';
+        return this.replyWithState(session, `Send a ${frame} frame: passwords are never sent as commands.`, false, id);
       }
       const known = ['@reload', '@save', '@kick', '@teleport', '@tp', '@create', '@drive'];
       if (!known.includes(word)) return this.replyWithState(session, `There is no server command "${word}". Type @help.`, false, id);

@@ -28,6 +28,45 @@ export interface LimitOptions {
   linkdeadMs: number;
   /** Wrong passwords allowed per connection before it is closed. */
   maxLoginFailures: number;
+  /**
+   * Websocket messages of every kind (commands, logins, pings, ...) per second per connection, and the
+   * burst above it. Messages beyond are dropped, with one `rate_limited` error a second saying so; a
+   * connection with `floodDisconnectAfter` messages dropped in a row is disconnected.
+   */
+  framesPerSecond: number;
+  frameBurst: number;
+  /** The same, for all the websocket connections of one address together. 0: no limit. */
+  framesPerSecondPerIp: number;
+  frameBurstPerIp: number;
+  /**
+   * Bytes per second a telnet connection may send, and the burst above it. A connection that has sent
+   * more than twice the burst beyond its allowance (a sustained flood, not a paste) is disconnected.
+   */
+  telnetBytesPerSecond: number;
+  telnetByteBurst: number;
+  /** Largest telnet subnegotiation (GMCP message, ...) accepted; a longer or unclosed one is dropped at this size. */
+  maxSubnegotiationBytes: number;
+  /**
+   * Failed logins: after this many in a row for one account name, each further attempt on it must wait
+   * loginBackoffMs, then twice that, ... up to loginBackoffMaxMs (from any address, any connection).
+   * The same for one address across every name, after loginFailuresPerIp. 0: off.
+   */
+  loginFailuresPerAccount: number;
+  loginFailuresPerIp: number;
+  loginBackoffMs: number;
+  loginBackoffMaxMs: number;
+  /** Accounts one address may register an hour. 0: no limit. */
+  registrationsPerIpPerHour: number;
+  /** New connections (of any kind) per second from one address, and the burst: churn costs handshakes. 0: no limit. */
+  connectsPerSecondPerIp: number;
+  connectBurstPerIp: number;
+  /** Plain HTTP requests (pages, /api/..., health checks) per second from one address, and the burst. 0: no limit. */
+  httpRequestsPerIp: number;
+  httpBurstPerIp: number;
+  /** Characters one address may hold at once, link-dead ones (kept for a resume) included. 0: no limit. */
+  maxCharactersPerIp: number;
+  /** Requests of one connection waiting for the game (commands queued, states, character lists); more are refused. */
+  maxPendingRequests: number;
 }
 
 export interface ServerOptions extends LimitOptions {
@@ -39,6 +78,15 @@ export interface ServerOptions extends LimitOptions {
   fresh: boolean;
   sync: SyncMode;
   snapshotEvery: number;
+  /**
+   * Addresses of reverse proxies in front of the HTTP port (e.g. ["127.0.0.1"]). A websocket arriving
+   * through one is counted, limited and logged by the client address in its X-Forwarded-For header
+   * (the last address before the trusted proxies); the proxy's own connections are not limited per
+   * address. Empty (default): X-Forwarded-For is ignored, since anyone can send it.
+   */
+  trustProxy: string[];
+  /** Largest database in bytes (a quota; writes beyond fail as on a full disk). 0: none. */
+  maxDbBytes: number;
   /** Account names with the admin role. */
   admins: string[];
   /** Token lifetime for registered accounts and for guests. */
@@ -63,6 +111,24 @@ export const DEFAULT_LIMITS: LimitOptions = {
   maxBufferedBytes: 1024 * 1024,
   linkdeadMs: 5 * 60_000,
   maxLoginFailures: 3,
+  framesPerSecond: 20,
+  frameBurst: 60,
+  framesPerSecondPerIp: 200,
+  frameBurstPerIp: 400,
+  maxPendingRequests: 32,
+  maxCharactersPerIp: 5,
+  connectsPerSecondPerIp: 20,
+  connectBurstPerIp: 100,
+  httpRequestsPerIp: 20,
+  httpBurstPerIp: 60,
+  loginFailuresPerAccount: 5,
+  loginFailuresPerIp: 20,
+  loginBackoffMs: 2000,
+  loginBackoffMaxMs: 5 * 60_000,
+  registrationsPerIpPerHour: 5,
+  telnetBytesPerSecond: 16 * 1024,
+  telnetByteBurst: 64 * 1024,
+  maxSubnegotiationBytes: 4096,
 };
 
 export const DEFAULT_OPTIONS: ServerOptions = {
@@ -74,11 +140,30 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   fresh: false,
   sync: 'full',
   snapshotEvery: 5000,
+  maxDbBytes: 0,
+  trustProxy: [],
   admins: [],
   accountTokenMs: 30 * 24 * 3600_000,
   guestTokenMs: 24 * 3600_000,
   logger: true,
 };
+
+/**
+ * The address that limits are counted by: an IPv4 address as it is (also when IPv4-mapped, ::ffff:a.b.c.d);
+ * an IPv6 address by its /64 prefix, since one host or network is given a whole /64 and could otherwise
+ * take a fresh address for every connection.
+ */
+export function addressKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (!ip.includes(':')) return ip;
+  const [head = '', tail = ''] = ip.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = ip.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
+  if (ip === '::1') return ip;
+  return `${groups.slice(0, 4).map((g) => (g || '0').replace(/^0+(?=.)/, '').toLowerCase()).join(':')}::/64`;
+}
 
 /** A token bucket: `rate` tokens a second, at most `burst` saved up. */
 export class TokenBucket {
@@ -89,31 +174,85 @@ export class TokenBucket {
     this.tokens = burst;
   }
 
-  take(): boolean {
+  private refill(): void {
     const now = performance.now();
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.rate);
     this.last = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
+  }
+
+  take(n = 1): boolean {
+    this.refill();
+    if (this.tokens < n) return false;
+    this.tokens -= n;
     return true;
+  }
+
+  /** Take `n` even when that goes into debt; returns the tokens left (negative: in debt). */
+  spend(n: number): number {
+    this.refill();
+    this.tokens -= n;
+    return this.tokens;
+  }
+
+  /** Saved up to the full burst: nothing to remember. */
+  get full(): boolean {
+    this.refill();
+    return this.tokens >= this.burst;
+  }
+}
+
+/** One token bucket per address, shared by all its connections; `rate` 0: no limit. */
+export class AddressBuckets {
+  private buckets = new Map<string, TokenBucket>();
+
+  constructor(private rate: number, private burst: number) {}
+
+  take(ip: string): boolean {
+    if (this.rate <= 0) return true;
+    let b = this.buckets.get(ip);
+    if (!b) this.buckets.set(ip, (b = new TokenBucket(this.rate, Math.max(1, this.burst))));
+    return b.take();
+  }
+
+  /** Forget addresses whose bucket is full again (called by the server's sweep). */
+  prune(): void {
+    for (const [ip, b] of this.buckets) if (b.full) this.buckets.delete(ip);
+  }
+
+  get size(): number {
+    return this.buckets.size;
   }
 }
 
 /** Counts open connections, in total and per address. */
 export class ConnectionCounter {
   private perIp = new Map<string, number>();
+  private connects: AddressBuckets;
   total = 0;
 
-  constructor(private limits: Pick<LimitOptions, 'maxConnections' | 'maxConnectionsPerIp'>) {}
+  constructor(private limits: Pick<LimitOptions, 'maxConnections' | 'maxConnectionsPerIp' | 'connectsPerSecondPerIp' | 'connectBurstPerIp'>) {
+    this.connects = new AddressBuckets(limits.connectsPerSecondPerIp, limits.connectBurstPerIp);
+  }
 
   /** Reserve a slot; returns a refusal message when the limits are reached. */
   open(ip: string): string | null {
+    if (!this.connects.take(ip)) return `Too many new connections from your address (at most ${this.limits.connectsPerSecondPerIp} a second); try again shortly.`;
     const n = this.perIp.get(ip) ?? 0;
     if (this.limits.maxConnections > 0 && this.total >= this.limits.maxConnections) return `The server is full (${this.limits.maxConnections} connections); try again later.`;
     if (this.limits.maxConnectionsPerIp > 0 && n >= this.limits.maxConnectionsPerIp) return `Too many connections from your address (the limit is ${this.limits.maxConnectionsPerIp}); try again later.`;
     this.perIp.set(ip, n + 1);
     this.total++;
     return null;
+  }
+
+  /** Forget the connect rates of quiet addresses (the server's sweep). */
+  prune(): void {
+    this.connects.prune();
+  }
+
+  /** Open connections from one address. */
+  count(ip: string): number {
+    return this.perIp.get(ip) ?? 0;
   }
 
   close(ip: string): void {

@@ -36,7 +36,11 @@ export type ClientFrame =
   | { type: 'state'; id?: FrameId }
   | { type: 'ping'; id?: FrameId }
   /** Leave: the server answers `bye` and closes. */
-  | { type: 'quit' };
+  | { type: 'quit' }
+  /** Change the password of the account logged in to (answered by `account` {change:"password"}). */
+  | { type: 'password'; old: string; new: string; id?: FrameId }
+  /** Delete the account logged in to, for good (answered by `account` {change:"deleted"}, then `bye`). */
+  | { type: 'delete_account'; password: string; id?: FrameId };
 
 export type ClientFrameType = ClientFrame['type'];
 
@@ -61,6 +65,9 @@ export interface Limits {
   /** Sustained commands per second per connection, and the burst allowed above it. */
   commandsPerSecond: number;
   commandBurst: number;
+  /** Messages of every kind per second on one connection, and the burst above it (beyond: dropped, then disconnected). */
+  framesPerSecond?: number;
+  frameBurst?: number;
   /** Time to log in and choose a character before the server closes the connection. */
   loginTimeoutMs: number;
   /** Time without input after which a connection is closed (0: never). */
@@ -178,7 +185,10 @@ export type ErrorCode =
   | 'no_such_character'
   | 'character_taken' // someone else drives that character
   | 'too_long' // command text over the limit
-  | 'rate_limited' // too many commands; this one was dropped
+  | 'rate_limited' // too many commands or messages; this one was dropped
+  | 'too_many_characters' // your address already holds as many characters as it may (link-dead ones included)
+  | 'login_throttled' // too many failed logins for this account or from this address; wait and try again
+  | 'registration_limited' // too many accounts registered from this address in the last hour
   | 'forbidden' // an admin command from a player
   | 'unavailable' // the game is restarting; try again
   | 'too_many_connections' // refused at connect; the connection closes
@@ -204,7 +214,15 @@ export interface PongFrame {
   time: number;
 }
 
-export type ServerFrame = HelloFrame | CharactersFrame | WelcomeFrame | ObservationFrame | StateFrame | ErrorFrame | ByeFrame | PongFrame;
+/** The account was changed as asked. */
+export interface AccountFrame {
+  type: 'account';
+  change: 'password' | 'deleted';
+  message: string;
+  id?: FrameId;
+}
+
+export type ServerFrame = HelloFrame | CharactersFrame | WelcomeFrame | ObservationFrame | StateFrame | ErrorFrame | ByeFrame | PongFrame | AccountFrame;
 
 // ---- validation ----------------------------------------------------------------------------------
 
@@ -274,9 +292,20 @@ export function parseClientFrame(data: string): ParseResult {
       return { ok: true, frame: id === undefined ? { type: 'ping' } : { type: 'ping', id } };
     case 'quit':
       return { ok: true, frame: { type: 'quit' } };
+    case 'password': {
+      const old = str('old', true);
+      const next = str('new', true);
+      if (old == null || next == null) return bad('password needs "old" and "new" strings.');
+      return { ok: true, frame: id === undefined ? { type: 'password', old, new: next } : { type: 'password', old, new: next, id } };
+    }
+    case 'delete_account': {
+      const password = str('password', true);
+      if (password == null) return bad('delete_account needs the account\'s "password".');
+      return { ok: true, frame: id === undefined ? { type: 'delete_account', password } : { type: 'delete_account', password, id } };
+    }
     default: {
       const shown = typeof f.type === 'string' ? `"${f.type.slice(0, 40)}"` : 'missing';
-      const message = `Unknown frame type ${shown}; known: login, register, resume, choose, characters, command, state, ping, quit.`;
+      const message = `Unknown frame type ${shown}; known: login, register, resume, choose, characters, command, state, ping, quit, password, delete_account.`;
       return id === undefined ? { ok: false, code: 'unknown_type', message } : { ok: false, code: 'unknown_type', message, id };
     }
   }

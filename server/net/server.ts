@@ -9,16 +9,24 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
 import { readFile } from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import { Host, HostUnavailableError, type Log } from '../host/host.js';
+import { describeStorageFault } from '../store/db.js';
 import { AccountStore } from '../store/accounts.js';
 import { registerAgentApi, type AgentApi } from '../api/routes.js';
 import { openDb, type Db } from '../store/db.js';
 import { Connection, type ServerContext } from './connection.js';
-import { ConnectionCounter, DEFAULT_OPTIONS, type ServerOptions } from './limits.js';
+import { AddressBuckets, addressKey, ConnectionCounter, DEFAULT_OPTIONS, type ServerOptions } from './limits.js';
 import { Portal } from './portal.js';
 import { ServerStats } from './stats.js';
 import { listenTelnet, type TelnetListener } from './telnet-server.js';
 import { refuseWebsocket, SERVER_NAME, SERVER_VERSION, WsConnection } from './websocket.js';
+
+/** An accepted socket over the connection limits carries the reason. */
+const REFUSAL = Symbol('lightmud.refusal');
+type RefusableSocket = Socket & { [REFUSAL]?: string };
+/** How long a refused HTTP connection may take to send the request that gets the reason. */
+const REFUSED_GRACE_MS = 3000;
 
 export interface RunningServer {
   opts: ServerOptions;
@@ -30,6 +38,8 @@ export interface RunningServer {
   app: FastifyInstance;
   /** Outside agents: MCP at /mcp, the step API, agent keys (server/api). */
   agentApi: AgentApi;
+  /** Open connections (HTTP, websocket, telnet) from one address. */
+  connectionsFrom(ip: string): number;
   /** Tell everyone, save, close every connection and the database. */
   close(reason?: string): Promise<void>;
 }
@@ -45,9 +55,15 @@ const CONTENT_TYPES: Record<string, string> = { html: 'text/html; charset=utf-8'
 
 export async function startServer(options: Partial<ServerOptions> = {}): Promise<RunningServer> {
   const opts: ServerOptions = { ...DEFAULT_OPTIONS, ...options };
-  const app = Fastify({ logger: opts.logger, bodyLimit: 16 * 1024, logController: new LogController({ disableRequestLogging: true }) });
+  const trusted = new Set(opts.trustProxy);
+  const app = Fastify({
+    logger: opts.logger, bodyLimit: 16 * 1024, logController: new LogController({ disableRequestLogging: true }),
+    // req.ip: the client's address from X-Forwarded-For when the peer is a trusted proxy.
+    trustProxy: opts.trustProxy.length ? opts.trustProxy : false,
+  });
   const log: Log = app.log;
   const startedAt = Date.now();
+  let closingNow = false;
 
   let accountsDb: Db | null = null;
   let host: Host | null = null;
@@ -57,7 +73,10 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     // game actions are committed by the host worker with the configured mode.
     accountsDb = openDb(opts.db, { sync: 'normal' });
     const accounts = new AccountStore(accountsDb, { admins: opts.admins });
-    host = await Host.start({ db: opts.db, world: opts.world, fresh: opts.fresh, sync: opts.sync, snapshotEvery: opts.snapshotEvery }, { log });
+    if (accounts.unknownAdmins.length) {
+      log.warn({ names: accounts.unknownAdmins }, '--admin names no existing account: ignored (register first, then use `lightmud admin grant NAME`); registering such a name later gives no admin role');
+    }
+    host = await Host.start({ db: opts.db, world: opts.world, fresh: opts.fresh, sync: opts.sync, snapshotEvery: opts.snapshotEvery, maxDbBytes: opts.maxDbBytes }, { log });
     const info = host.info;
     log.info({ world: info.title, source: info.source, restored: info.restored, replayed: info.replayed, diverged: info.diverged, seq: info.seq, ...info.counts }, info.restored === 'seeded' ? 'world loaded from its file' : 'world restored from the database');
     if (info.diverged) log.warn({ diverged: info.diverged }, 'some replayed commands gave other replies than logged (the game code changed since); the replayed state stands');
@@ -66,8 +85,9 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     const counter = new ConnectionCounter(opts);
     const portal = new Portal(host, accounts, opts, log);
     const stats = new ServerStats();
+    const addressFrames = new AddressBuckets(opts.framesPerSecondPerIp, opts.frameBurstPerIp);
     const ctx: ServerContext = {
-      host, portal, accounts, opts, counter, log, connections, stats,
+      host, portal, accounts, opts, counter, addressFrames, log, connections, stats,
       broadcast(text) {
         for (const c of connections) if (c.phase === 'playing') c.sendSystem(text);
       },
@@ -82,12 +102,59 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     });
 
     // ---- HTTP ----
+    // Every TCP connection to the HTTP port (plain HTTP, keep-alive, websockets) counts against the
+    // limits, in total and per address, as telnet's do. One over them is answered with the reason (a 503
+    // for HTTP, a too_many_connections frame for a websocket) if it sends a request within a few
+    // seconds, and closed either way; it is not counted.
+    app.server.on('connection', (socket: Socket) => {
+      const ip = addressKey(socket.remoteAddress ?? 'unknown');
+      // A trusted proxy carries many clients: its websockets are counted by client address at the upgrade.
+      if (trusted.has(socket.remoteAddress ?? '')) return;
+      const refusal = counter.open(ip);
+      if (refusal) {
+        (socket as RefusableSocket)[REFUSAL] = refusal;
+        setTimeout(() => socket.destroy(), REFUSED_GRACE_MS).unref();
+        return;
+      }
+      socket.once('close', () => counter.close(ip));
+    });
+    const httpRequests = new AddressBuckets(opts.httpRequestsPerIp, opts.httpBurstPerIp);
+    app.addHook('onRequest', async (req, reply) => {
+      if (req.headers.upgrade?.toLowerCase() === 'websocket') return; // the websocket route answers (and budgets its messages)
+      const refusal = (req.raw.socket as RefusableSocket)[REFUSAL];
+      if (refusal) return reply.code(503).header('connection', 'close').header('retry-after', '10').send({ error: 'too_many_connections', message: refusal });
+      const peer = req.socket.remoteAddress ?? 'unknown';
+      const ip = addressKey(trusted.has(peer) ? req.ip : peer);
+      if (!httpRequests.take(ip)) {
+        return reply.code(429).header('retry-after', '1').send({
+          error: 'rate_limited',
+          message: `Too many requests from your address: at most ${opts.httpRequestsPerIp} a second (bursts of ${opts.httpBurstPerIp}).`,
+        });
+      }
+    });
     await app.register(fastifyWebsocket, { options: { maxPayload: opts.maxFrameBytes } });
     const agentApi = registerAgentApi(app, { host, db: accountsDb, opts, log, name: SERVER_NAME, version: SERVER_VERSION });
+    // Liveness: the process answers. Always 200 while it does; whether it can do its work is /readyz.
     app.get('/healthz', async () => ({
       ok: true, server: SERVER_NAME, version: SERVER_VERSION, world: liveHost.info.title,
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), connections: counter.total, sessions: portal.sessions.size,
+      storage: liveHost.storage || accounts.storageFault ? 'cannot write' : 'ok',
     }));
+    // Readiness: 200 when players can play and every action is saved; 503 with the reasons otherwise.
+    app.get('/readyz', async (_req, reply) => {
+      const reasons: string[] = [];
+      if (closingNow) reasons.push('the server is shutting down');
+      const g = liveHost.storage;
+      if (g) reasons.push(`the game cannot save actions: ${describeStorageFault(g)} (${g.code}: ${g.message}) since ${new Date(g.since).toISOString()}; reads are served, actions refused`);
+      const a = accounts.storageFault;
+      if (a) reasons.push(`accounts and resume tokens cannot be saved (${a.code}: ${a.message}) since ${new Date(a.since).toISOString()}`);
+      try {
+        await liveHost.summary();
+      } catch (err) {
+        reasons.push(err instanceof HostUnavailableError ? 'the game is restarting' : `the game does not answer: ${(err as Error).message}`);
+      }
+      return reply.code(reasons.length ? 503 : 200).send({ ready: reasons.length === 0, reasons });
+    });
     app.get('/api/world', async (_req, reply) => {
       try {
         const summary = await liveHost.summary();
@@ -123,10 +190,19 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     }
     app.get('/protocol.ts', async (_req, reply) => reply.type('text/plain; charset=utf-8').send(await readFile(new URL('./protocol.ts', import.meta.url))));
     app.get('/ws', { websocket: true }, (socket, req) => {
-      const ip = req.socket.remoteAddress ?? 'unknown';
-      const refusal = counter.open(ip);
+      const peer = req.socket.remoteAddress ?? 'unknown';
+      if (trusted.has(peer)) {
+        // Through a trusted proxy: the client's address (X-Forwarded-For) is counted and limited.
+        const ip = addressKey(req.ip);
+        const refusal = counter.open(ip);
+        if (refusal) return refuseWebsocket(socket, refusal);
+        socket.once('close', () => counter.close(ip));
+        return new WsConnection(ctx, ip, socket).start();
+      }
+      // Counted when its TCP connection was accepted (above).
+      const refusal = (req.raw.socket as RefusableSocket)[REFUSAL];
       if (refusal) return refuseWebsocket(socket, refusal);
-      new WsConnection(ctx, ip, socket).start();
+      new WsConnection(ctx, addressKey(peer), socket).start();
     });
 
     await app.listen({ port: opts.httpPort, host: opts.host });
@@ -154,6 +230,9 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
       const now = Date.now();
       for (const c of connections) c.checkTimers(now);
       agentApi.sweep(now);
+      addressFrames.prune();
+      httpRequests.prune();
+      counter.prune();
     }, 1000);
     sweep.unref();
     const heartbeat = setInterval(() => {
@@ -168,10 +247,13 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     );
 
     let closing: Promise<void> | null = null;
+    closingNow = false;
     const running: RunningServer = {
       opts, httpPort, telnetPort: telnet?.port ?? null, host, portal, accounts, app, agentApi,
+      connectionsFrom: (ip) => counter.count(ip),
       close(reason = 'The server is shutting down; your character is saved.') {
         closing ??= (async () => {
+          closingNow = true;
           clearInterval(sweep);
           clearInterval(heartbeat);
           stats.stop();

@@ -9,6 +9,7 @@ import { Connection, type ResultInfo, type ServerContext } from './connection.js
 import type { CharacterState, ErrorCode, EventSummary } from './protocol.js';
 import type { CharacterInfo } from '../host/types.js';
 import type { Session } from './portal.js';
+import { addressKey, TokenBucket } from './limits.js';
 import { SERVER_NAME, SERVER_VERSION } from './websocket.js';
 
 /** How many free characters the menu lists; the rest are reachable by name. */
@@ -20,16 +21,36 @@ type Step =
   | { kind: 'new-password'; name: string }
   | { kind: 'confirm-password'; name: string; password: string }
   | { kind: 'choosing'; choices: CharacterInfo[] }
-  | { kind: 'playing' };
+  | { kind: 'playing' }
+  /** Account changes while playing (@password, @delete-account): the passwords, with echo off. */
+  | { kind: 'change-old' }
+  | { kind: 'change-new'; old: string }
+  | { kind: 'change-confirm'; old: string; next: string }
+  | { kind: 'delete-password' };
 
 export class TelnetSession extends Connection {
   readonly transport = 'telnet' as const;
   private step: Step = { kind: 'menu' };
   private promptScheduled = false;
   private lastRoom: string | null = null;
+  /** Bytes received, against --telnet-byte-rate. */
+  private bytes: TokenBucket;
+  /** Protocol errors by code: each code is logged once per connection, the counts when it closes. */
+  private errorCounts = new Map<string, number>();
 
   constructor(ctx: ServerContext, ip: string, private conn: TelnetConnection, private socket: Socket) {
     super(ctx, ip);
+    this.bytes = new TokenBucket(ctx.opts.telnetBytesPerSecond, ctx.opts.telnetByteBurst);
+  }
+
+  /** Runs before the telnet layer parses a chunk: a sustained flood is cut off before it costs more. */
+  private countBytes(n: number): void {
+    const o = this.ctx.opts;
+    if (o.telnetBytesPerSecond <= 0 || this.ending || this.isClosed()) return;
+    if (this.bytes.spend(n) >= -o.telnetByteBurst) return;
+    this.ctx.log.warn({ ip: this.ip, rate: o.telnetBytesPerSecond, burst: o.telnetByteBurst }, 'telnet flood; disconnecting');
+    this.socket.pause();
+    this.end(`Flooding: more than ${o.telnetBytesPerSecond} bytes a second (bursts of ${o.telnetByteBurst}); goodbye.`);
   }
 
   /** GMCP clients get Room.Info / Char.Status from states; plain telnet needs none (decided when the character is taken up). */
@@ -40,8 +61,14 @@ export class TelnetSession extends Connection {
   start(): void {
     this.conn.on('line', (line) => this.onLine(line));
     this.conn.on('error', (err) => this.onTelnetError(err));
-    this.conn.on('close', () => this.closed());
+    this.conn.on('close', () => {
+      this.closed();
+      const counts = Object.fromEntries(this.errorCounts);
+      if ([...this.errorCounts.values()].some((n) => n > 1)) this.ctx.log.info({ ip: this.ip, errors: counts }, 'telnet protocol errors of a closed connection');
+    });
     this.conn.start();
+    // Before the telnet layer's own listener (added by start()), so a flood is cut off before it is parsed.
+    this.socket.prependListener('data', (chunk: Buffer) => this.countBytes(chunk.length));
     const title = this.ctx.host.info.title;
     this.schedulePrompt();
     this.conn.send(
@@ -65,6 +92,14 @@ export class TelnetSession extends Connection {
         return 'Password: ';
       case 'confirm-password':
         return 'Repeat the password: ';
+      case 'change-old':
+        return 'Current password: ';
+      case 'change-new':
+        return 'New password: ';
+      case 'change-confirm':
+        return 'Repeat the new password: ';
+      case 'delete-password':
+        return 'Your password, to delete the account for good (empty line: keep it): ';
       case 'choosing':
         return 'Choose a character (number or name): ';
       default:
@@ -90,8 +125,12 @@ export class TelnetSession extends Connection {
         return this.say(`That line was too long (the limit is ${this.ctx.opts.maxLineBytes} bytes); it was ignored.`);
       case 'rate_limited':
         return this.say('You are sending lines too fast; some were dropped.');
-      default:
-        this.ctx.log.info({ ip: this.ip, code: err.code, message: err.message }, 'telnet');
+      default: {
+        // Logged once per code and connection: a flood of broken subnegotiations must not flood the log.
+        const n = (this.errorCounts.get(err.code) ?? 0) + 1;
+        this.errorCounts.set(err.code, n);
+        if (n === 1) this.ctx.log.info({ ip: this.ip, code: err.code, message: err.message }, 'telnet (further errors of this kind from this connection are counted, not logged)');
+      }
     }
   }
 
@@ -100,9 +139,17 @@ export class TelnetSession extends Connection {
     this.touch();
     const step = this.step;
     if (step.kind === 'password' || step.kind === 'new-password' || step.kind === 'confirm-password') return this.onPassword(step, raw);
+    if (step.kind === 'change-old' || step.kind === 'change-new' || step.kind === 'change-confirm' || step.kind === 'delete-password') return this.onAccountPassword(step, raw);
     const line = raw.trim();
     if (step.kind === 'playing') {
       if (!line) return this.schedulePrompt();
+      const word = line.toLowerCase();
+      if (word === '@password' || word === '@delete-account') {
+        if (!this.account) return this.say('Guests have no account to change.');
+        this.step = word === '@password' ? { kind: 'change-old' } : { kind: 'delete-password' };
+        this.conn.setEcho(true);
+        return this.schedulePrompt();
+      }
       return this.command(line);
     }
     if (!line) return this.schedulePrompt();
@@ -122,7 +169,7 @@ export class TelnetSession extends Connection {
     }
     switch (verb) {
       case 'guest':
-        return void this.login(() => this.ctx.portal.guest(arg || undefined));
+        return void this.login(() => this.ctx.portal.guest(this.ip, arg || undefined));
       case 'login':
       case 'connect':
         if (!arg) return this.say('Usage: login NAME');
@@ -137,7 +184,7 @@ export class TelnetSession extends Connection {
         return this.schedulePrompt();
       case 'resume':
         if (!arg) return this.say('Usage: resume TOKEN');
-        return void this.login(() => this.ctx.portal.resume(arg));
+        return void this.login(() => this.ctx.portal.resume(this.ip, arg));
       default:
         return this.say('Type guest, login NAME, register NAME, resume TOKEN or quit.');
     }
@@ -153,9 +200,33 @@ export class TelnetSession extends Connection {
     this.step = { kind: 'menu' };
     if (step.kind === 'confirm-password') {
       if (password !== step.password) return this.say('The passwords differ; try register again.');
-      return void this.login(() => this.ctx.portal.register(step.name, password));
+      return void this.login(() => this.ctx.portal.register(this.ip, step.name, password));
     }
-    return void this.login(() => this.ctx.portal.login(step.name, password));
+    return void this.login(() => this.ctx.portal.login(this.ip, step.name, password));
+  }
+
+  private onAccountPassword(step: Extract<Step, { kind: 'change-old' | 'change-new' | 'change-confirm' | 'delete-password' }>, password: string): void {
+    if (step.kind === 'change-old') {
+      this.step = { kind: 'change-new', old: password };
+      return this.say('');
+    }
+    if (step.kind === 'change-new') {
+      this.step = { kind: 'change-confirm', old: step.old, next: password };
+      return this.say('');
+    }
+    this.conn.setEcho(false);
+    this.conn.send('');
+    this.step = { kind: 'playing' };
+    if (step.kind === 'change-confirm') {
+      if (password !== step.next) return this.say('The new passwords differ; nothing changed.');
+      return void this.changeAccount({ kind: 'password', old: step.old, next: step.next });
+    }
+    if (!password) return this.say('Nothing deleted.');
+    return void this.changeAccount({ kind: 'delete', password });
+  }
+
+  sendAccount(_change: 'password' | 'deleted', message: string): void {
+    this.say(message);
   }
 
   private say(text: string): void {
@@ -246,7 +317,7 @@ export interface TelnetListener {
 export function listenTelnet(ctx: ServerContext, host: string, port: number, mssp: () => Record<string, string | string[]>): Promise<TelnetListener> {
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
-    const ip = socket.remoteAddress ?? 'unknown';
+    const ip = addressKey(socket.remoteAddress ?? 'unknown');
     const refusal = ctx.counter.open(ip);
     if (refusal) {
       socket.on('error', () => {});
@@ -255,7 +326,10 @@ export function listenTelnet(ctx: ServerContext, host: string, port: number, mss
       return;
     }
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => {
+      sockets.delete(socket);
+      ctx.counter.close(ip);
+    });
     const o = ctx.opts;
     const conn = new TelnetConnection(socket, {
       maxLineLength: o.maxLineBytes,
@@ -264,6 +338,7 @@ export function listenTelnet(ctx: ServerContext, host: string, port: number, mss
       mssp,
       idleTimeoutMs: 0, // the server's sweep enforces login and idle timeouts on every transport
       maxOutputBuffer: o.maxBufferedBytes,
+      maxSubnegotiation: o.maxSubnegotiationBytes,
     });
     new TelnetSession(ctx, ip, conn, socket).start();
   });

@@ -1,6 +1,7 @@
 /** The websocket transport: JSON frames of server/net/protocol.ts over one websocket. */
 import type { RawData, WebSocket } from 'ws';
 import { Connection, type ResultInfo, type ServerContext } from './connection.js';
+import { TokenBucket } from './limits.js';
 import { parseClientFrame, PROTOCOL_VERSION, type CharacterState, type ErrorCode, type EventSummary, type FrameId, type ServerFrame } from './protocol.js';
 import type { CharacterInfo } from '../host/types.js';
 import type { Session } from './portal.js';
@@ -16,9 +17,37 @@ export class WsConnection extends Connection {
   readonly wantsState = true;
   /** Answered the last ping. */
   alive = true;
+  /** Messages of every kind on this connection. */
+  private frames: TokenBucket;
+  private framesRefusedInRow = 0;
+  private lastFrameNotice = 0;
 
   constructor(ctx: ServerContext, ip: string, private ws: WebSocket) {
     super(ctx, ip);
+    this.frames = new TokenBucket(ctx.opts.framesPerSecond, ctx.opts.frameBurst);
+  }
+
+  /** Every message costs a token of this connection and one of its address; false: dropped (and said so). */
+  private admitFrame(): boolean {
+    const o = this.ctx.opts;
+    const mine = o.framesPerSecond <= 0 || this.frames.take();
+    if (mine && this.ctx.addressFrames.take(this.ip)) {
+      this.framesRefusedInRow = 0;
+      return true;
+    }
+    if (++this.framesRefusedInRow >= o.floodDisconnectAfter) {
+      this.ctx.log.warn({ ip: this.ip, dropped: this.framesRefusedInRow }, 'websocket flood; disconnecting');
+      this.end(`Flooding: ${this.framesRefusedInRow} messages in a row over the limit; goodbye.`, 'rate_limited');
+      return false;
+    }
+    const now = Date.now();
+    if (now - this.lastFrameNotice >= 1000) {
+      this.lastFrameNotice = now;
+      this.sendError('rate_limited', mine
+        ? `Too many messages from your address: at most ${o.framesPerSecondPerIp} a second (bursts of ${o.frameBurstPerIp}) for all its connections together; messages are being dropped.`
+        : `Too many messages: at most ${o.framesPerSecond} a second (bursts of ${o.frameBurst}) on one connection; messages are being dropped.`);
+    }
+    return false;
   }
 
   start(): void {
@@ -29,7 +58,7 @@ export class WsConnection extends Connection {
       login: ['login', 'register', 'resume'],
       limits: {
         maxFrameBytes: o.maxFrameBytes, maxCommandLength: o.maxCommandLength, commandsPerSecond: o.commandsPerSecond,
-        commandBurst: o.commandBurst, loginTimeoutMs: o.loginTimeoutMs, idleTimeoutMs: o.idleTimeoutMs,
+        commandBurst: o.commandBurst, framesPerSecond: o.framesPerSecond, frameBurst: o.frameBurst, loginTimeoutMs: o.loginTimeoutMs, idleTimeoutMs: o.idleTimeoutMs,
       },
     });
     this.ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
@@ -54,6 +83,7 @@ export class WsConnection extends Connection {
     if (this.phase === 'closed' || this.ending) return;
     this.touch();
     this.alive = true;
+    if (!this.admitFrame()) return;
     if (isBinary) return this.sendError('bad_frame', 'Send text frames holding JSON, not binary frames.');
     const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
     const parsed = parseClientFrame(text);
@@ -62,22 +92,23 @@ export class WsConnection extends Connection {
     const portal = this.ctx.portal;
     switch (f.type) {
       case 'login':
-        if ('guest' in f) return void this.login(() => portal.guest(f.character));
-        return void this.login(() => portal.login(f.name, f.password, f.character));
+        if ('guest' in f) return void this.login(() => portal.guest(this.ip, f.character));
+        return void this.login(() => portal.login(this.ip, f.name, f.password, f.character));
       case 'register':
-        return void this.login(() => portal.register(f.name, f.password, f.character));
+        return void this.login(() => portal.register(this.ip, f.name, f.password, f.character));
       case 'resume':
-        return void this.login(() => portal.resume(f.token));
+        return void this.login(() => portal.resume(this.ip, f.token));
       case 'choose':
         return void this.choose(f.character);
       case 'characters':
-        return void portal.free().then((list) => this.sendCharacters(list), () => this.sendError('unavailable', 'The game is restarting; try again.'));
+        if (this.phase === 'login') return this.sendError('not_logged_in', 'Log in first: {"type":"login","guest":true} answers with the free characters, as does a login to an account.');
+        return void this.bounded(() => portal.free())?.then((list) => this.sendCharacters(list), () => this.sendError('unavailable', 'The game is restarting; try again.'));
       case 'command':
         return this.command(f.text, f.id);
       case 'state': {
         const session = this.session;
         if (!session) return this.sendError('not_logged_in', 'Log in and choose a character first.', f.id);
-        return void this.ctx.host.state(session.character.id).then(
+        return void this.bounded(() => this.ctx.host.state(session.character.id), f.id)?.then(
           (s) => (s ? this.sendState(s, f.id) : this.sendError('no_such_character', 'Your character is nowhere.', f.id)),
           () => this.sendError('unavailable', 'The game is restarting; try again.', f.id),
         );
@@ -87,6 +118,10 @@ export class WsConnection extends Connection {
       case 'quit':
         if (this.phase === 'playing') return this.command('quit');
         return this.end('quit');
+      case 'password':
+        return void this.changeAccount({ kind: 'password', old: f.old, next: f.new }, f.id);
+      case 'delete_account':
+        return void this.changeAccount({ kind: 'delete', password: f.password }, f.id);
     }
   }
 
@@ -145,6 +180,10 @@ export class WsConnection extends Connection {
   sendCharacters(list: CharacterInfo[], message?: string): void {
     if (message) this.sendSystem(message);
     this.send({ type: 'characters', characters: list.map((c) => ({ id: c.id, name: c.name, room: c.room })) });
+  }
+
+  sendAccount(change: 'password' | 'deleted', message: string, id?: FrameId): void {
+    this.send(id === undefined ? { type: 'account', change, message } : { type: 'account', change, message, id });
   }
 
   sendWelcome(session: Session, resumed: boolean): void {

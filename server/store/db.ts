@@ -10,6 +10,7 @@
  * for the measured cost of each.
  */
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
@@ -18,7 +19,11 @@ export type SyncMode = 'full' | 'normal';
 
 export const DEFAULT_DB = './data/lightmud.db';
 
-const SCHEMA_VERSION = 2;
+/**
+ * 1: the first schema. 2: session tokens stored as their SHA-256 (hex), never in the clear.
+ * 3: events.cause, who caused each logged command (provenance).
+ */
+const SCHEMA_VERSION = 3;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -56,7 +61,7 @@ CREATE TABLE IF NOT EXISTS accounts (
   last_login_at INTEGER
 );
 CREATE TABLE IF NOT EXISTS tokens (
-  token      TEXT PRIMARY KEY,
+  token      TEXT PRIMARY KEY,     -- SHA-256 of the token (hex); the token itself is only ever sent to its client
   account_id INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
   character  TEXT NOT NULL,
   created_at INTEGER NOT NULL,
@@ -80,12 +85,43 @@ export function openDb(path: string, opts: { sync?: SyncMode; readonly?: boolean
       throw new Error(`${file} was written by a newer lightmud (schema ${version}; this one knows ${SCHEMA_VERSION})`);
     }
     db.exec(SCHEMA);
-    // Schema 2 added events.cause (provenance); older files gain the column, their rows keep null.
+    // events.cause (provenance): older files gain the column, their rows keep null.
     const cols = db.prepare('PRAGMA table_info(events)').all() as { name: string }[];
     if (!cols.some((c) => c.name === 'cause')) db.exec('ALTER TABLE events ADD COLUMN cause TEXT');
-    if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    if (version < SCHEMA_VERSION) {
+      db.transaction(() => {
+        // Re-read inside the write transaction: another connection may have migrated meanwhile.
+        const now = db.pragma('user_version', { simple: true }) as number;
+        if (now === 1) {
+          // Tokens were kept in the clear: hash them in place (they keep working).
+          const rows = db.prepare('SELECT token FROM tokens').all() as { token: string }[];
+          const update = db.prepare('UPDATE tokens SET token = ? WHERE token = ?');
+          for (const r of rows) update.run(hashToken(r.token), r.token);
+        }
+        if (now < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      }).immediate();
+    }
   }
   return db;
+}
+
+/** How a session token is stored: its SHA-256, hex. A token has 126 random bits, so no salt or slow hash is needed. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** SQLite errors that mean the database cannot be written now (disk full, read-only, I/O error, locked), not a bug. */
+export function isStorageError(err: unknown): err is Error & { code: string } {
+  const code = (err as { code?: unknown } | null)?.code;
+  return err instanceof Error && typeof code === 'string' && /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|BUSY|LOCKED|PROTOCOL|NOLFS|PERM|AUTH)/.test(code);
+}
+
+/** What a storage fault means, for players and operators. */
+export function describeStorageFault(f: { code: string }): string {
+  if (f.code === 'SQLITE_FULL') return 'its disk is full';
+  if (f.code.startsWith('SQLITE_READONLY') || f.code === 'SQLITE_PERM' || f.code === 'SQLITE_CANTOPEN') return 'its database is read-only';
+  if (f.code.startsWith('SQLITE_BUSY') || f.code.startsWith('SQLITE_LOCKED')) return 'its database is locked by another program';
+  return `its disk fails (${f.code})`;
 }
 
 export function getMeta(db: Db, key: string): string | undefined {

@@ -44,7 +44,7 @@ describe('provenance: who caused each logged command', () => {
         PRAGMA user_version = 1;`);
       old.close();
       const db = openDb(file);
-      expect(db.pragma('user_version', { simple: true })).toBe(2);
+      expect(db.pragma('user_version', { simple: true })).toBe(3);
       expect(new WorldStore(db).recent(1)[0]).toMatchObject({ input: 'look', cause: null });
       db.close();
     } finally {

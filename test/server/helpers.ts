@@ -54,16 +54,35 @@ export async function startTestServer(opts: Partial<ServerOptions> = {}, dir?: s
   };
 }
 
+/** Register an account directly in the server's database and give it the admin role (as `lightmud admin grant` does). */
+export async function makeAdmin(server: RunningServer, name: string, password: string): Promise<void> {
+  await server.accounts.register(name, password);
+  if (!server.accounts.setRole(name, 'admin')) throw new Error(`no account ${name}`);
+}
+
 function waiter<T>(what: string, check: () => T | undefined, subscribe: (wake: () => void) => () => void): Promise<T> {
   return new Promise((resolve, reject) => {
-    const first = check();
+    let first: T | undefined;
+    try {
+      first = check();
+    } catch (err) {
+      return reject(err as Error);
+    }
     if (first !== undefined) return resolve(first);
     const timer = setTimeout(() => {
       unsubscribe();
       reject(new Error(`timed out waiting for ${what}`));
     }, WAIT_MS);
     const unsubscribe = subscribe(() => {
-      const v = check();
+      let v: T | undefined;
+      try {
+        v = check();
+      } catch (err) {
+        // e.g. the connection closed while waiting: reject this wait, not the event emitter that woke it.
+        clearTimeout(timer);
+        unsubscribe();
+        return reject(err as Error);
+      }
       if (v === undefined) return;
       clearTimeout(timer);
       unsubscribe();
@@ -91,8 +110,9 @@ export class WsClient {
     ws.on('error', () => {});
   }
 
-  static open(url: string): Promise<WsClient> {
-    const ws = new WebSocket(url);
+  /** `from`: the local address to connect from (127.0.0.2, ... are other addresses on loopback). */
+  static open(url: string, from?: string, headers?: Record<string, string>): Promise<WsClient> {
+    const ws = new WebSocket(url, { ...(from ? { localAddress: from } : {}), ...(headers ? { headers } : {}) });
     const c = new WsClient(ws);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(c));
@@ -201,8 +221,8 @@ export class TelnetClient {
   }
 
   /** `accept`: options to agree to when the server offers them (e.g. 201 for GMCP). */
-  static open(port: number, accept: number[] = []): Promise<TelnetClient> {
-    const socket = connect(port, '127.0.0.1');
+  static open(port: number, accept: number[] = [], from?: string): Promise<TelnetClient> {
+    const socket = connect(from ? { port, host: '127.0.0.1', localAddress: from } : { port, host: '127.0.0.1' });
     // Like a real telnet client: let the server echo (that is how it hides passwords) and suppress go-ahead.
     const c = new TelnetClient(socket, new Set([1, 3, ...accept]));
     return new Promise((resolve, reject) => {

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTestServer, tempDir, TelnetClient, writeLittleWorld, WsClient } from './helpers.js';
+import { makeAdmin, startTestServer, tempDir, TelnetClient, writeLittleWorld, WsClient } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../../bin/lightmud.mjs', import.meta.url));
 
@@ -121,11 +121,12 @@ describe('persistence', () => {
 
 describe('reloads keep everyone connected', () => {
   it('reloads the game code and the world without dropping websocket or telnet players', async () => {
-    const server = await startTestServer({ admins: ['root'] });
+    const server = await startTestServer();
     try {
+      await makeAdmin(server, 'root', 'root password');
       const admin = await WsClient.open(server.wsUrl);
       await admin.nextOfType('hello');
-      admin.send({ type: 'register', name: 'root', password: 'root password', character: 'orc' });
+      admin.send({ type: 'login', name: 'root', password: 'root password', character: 'orc' });
       await admin.nextOfType('welcome');
       await admin.nextOfType('state');
       const player = await WsClient.open(server.wsUrl);

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, WsClient, type TestServer } from './helpers.js';
+import { makeAdmin, startTestServer, WsClient, type TestServer } from './helpers.js';
 import type { ErrorFrame, StateFrame } from '../../server/net/protocol.js';
 import { runAgent } from '../../clients/agent-example.js';
 
 describe('websocket play', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ admins: ['root'], linkdeadMs: 60_000 });
+    server = await startTestServer({ linkdeadMs: 60_000 });
+    await makeAdmin(server, 'root', 'root password');
   });
   afterAll(() => server.stop());
 
@@ -121,7 +122,7 @@ describe('websocket play', () => {
     await b.nextOfType('hello');
     b.send({ type: 'login', guest: true, character: 'ghost' });
     expect(await b.nextOfType('error')).toMatchObject({ code: 'character_taken' });
-    b.send({ type: 'characters' });
+    b.send({ type: 'login', guest: true });
     const list = await b.nextOfType('characters');
     expect(list.characters.map((x) => x.id)).not.toContain('ghost');
     await Promise.all([a.close(), b.close()]);
@@ -178,7 +179,7 @@ describe('websocket play', () => {
 
     const admin = await WsClient.open(server.wsUrl);
     await admin.nextOfType('hello');
-    admin.send({ type: 'register', name: 'root', password: 'root password', character: 'orc' });
+    admin.send({ type: 'login', name: 'root', password: 'root password', character: 'orc' });
     expect((await admin.nextOfType('welcome')).account).toEqual({ name: 'root', role: 'admin' });
     await admin.nextOfType('state');
 

@@ -1,5 +1,7 @@
 /** Every `lightmud` sub-command. Add a command by adding its module here (one line). */
 import type { Command } from '../command.js';
+import { adminCommand } from './admin.js';
+import { backupCommand } from './backup.js';
 import { agentKeyCommand } from './agent-key.js';
 import { corpusCommand } from './corpus.js';
 import { episodesCommand } from './episodes.js';
@@ -13,6 +15,8 @@ import { validateCommand } from './validate.js';
 export const commands: Command[] = [
   playCommand,
   serveCommand,
+  adminCommand,
+  backupCommand,
   corpusCommand,
   trainCommand,
   evalCommand,

@@ -7,6 +7,37 @@ import { DEFAULT_WORLD } from '../../world-io/load-world.js';
 
 const seconds = (v: string | undefined, name: string, fallbackMs: number) => (v === undefined ? fallbackMs : intOption(v, name, 0) * 1000);
 
+/**
+ * The limits added against abuse (issue 12): flag, option, unit, help. Each is an integer >= 0; 's' flags
+ * are given in seconds and kept in milliseconds. 0 turns a per-address limit off.
+ */
+const ABUSE_LIMITS: [flag: string, key: keyof ServerOptions, unit: 'n' | 's', help: string][] = [
+  ['frame-rate', 'framesPerSecond', 'n', 'websocket messages of any kind per second per connection'],
+  ['frame-burst', 'frameBurst', 'n', 'websocket messages allowed at once above that rate'],
+  ['frame-rate-per-ip', 'framesPerSecondPerIp', 'n', 'websocket messages per second for all connections of one address (0: none)'],
+  ['frame-burst-per-ip', 'frameBurstPerIp', 'n', 'the burst for one address'],
+  ['connect-rate-per-ip', 'connectsPerSecondPerIp', 'n', 'new connections per second from one address (0: none)'],
+  ['connect-burst-per-ip', 'connectBurstPerIp', 'n', 'the burst for one address'],
+  ['http-rate-per-ip', 'httpRequestsPerIp', 'n', 'plain HTTP requests per second from one address (0: none)'],
+  ['http-burst-per-ip', 'httpBurstPerIp', 'n', 'the burst for one address'],
+  ['max-pending', 'maxPendingRequests', 'n', 'requests of one connection waiting for the game'],
+  ['telnet-byte-rate', 'telnetBytesPerSecond', 'n', 'bytes per second a telnet connection may send (0: none)'],
+  ['telnet-byte-burst', 'telnetByteBurst', 'n', 'bytes at once above that; twice this beyond the rate disconnects'],
+  ['max-subnegotiation', 'maxSubnegotiationBytes', 'n', 'largest telnet subnegotiation kept, in bytes'],
+  ['login-failures', 'loginFailuresPerAccount', 'n', 'failed logins in a row on one account before each attempt must wait (0: off)'],
+  ['login-failures-per-ip', 'loginFailuresPerIp', 'n', 'failed logins from one address before each attempt must wait (0: off)'],
+  ['login-backoff', 'loginBackoffMs', 's', 'the first wait, doubled at each further failure'],
+  ['login-backoff-max', 'loginBackoffMaxMs', 's', 'the longest wait'],
+  ['registrations-per-ip', 'registrationsPerIpPerHour', 'n', 'accounts one address may register an hour (0: no limit)'],
+  ['max-characters-per-ip', 'maxCharactersPerIp', 'n', 'characters one address may hold, link-dead ones included (0: none)'],
+  ['max-db-bytes', 'maxDbBytes', 'n', 'a quota on the database file; beyond it the game serves reads and refuses actions, as on a full disk (0: none)'],
+];
+
+const abuseUsage = () => ABUSE_LIMITS.map(([flag, key, unit, help]) => {
+  const v = DEFAULT_OPTIONS[key] as number;
+  return `  ${`--${flag} ${unit === 's' ? 'S' : 'N'}`.padEnd(21)} ${help} (default ${unit === 's' ? v / 1000 : v})`;
+});
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'run the multiplayer server: HTTP + websocket (3000) and telnet (4000)',
@@ -24,10 +55,14 @@ export const serveCommand: Command = {
     `  --http-port N       HTTP and websocket port (default $PORT or ${DEFAULT_OPTIONS.httpPort}; 0 picks a free one)`,
     `  --telnet-port N     telnet port (default $TELNET_PORT or ${DEFAULT_OPTIONS.telnetPort}; 0 picks a free one; "off" for none)`,
     `  --host H            address to listen on (default $HOST or ${DEFAULT_OPTIONS.host}; 127.0.0.1 for this machine only)`,
-    '  --admin NAMES       comma-separated account names that get the admin role (when they register, or now)',
+    '  --admin NAMES       deprecated: comma-separated names of accounts ALREADY in the database that get the admin',
+    '                      role at start-up; other names are ignored with a warning (registering one later gives',
+    '                      nothing). Use lightmud admin grant NAME instead.',
     `  --sync MODE         full (default: each acknowledged action is fsynced) or normal (faster; survives a crash of`,
     '                      the server but not of the machine)',
     `  --snapshot-every N  commands between world snapshots (default ${DEFAULT_OPTIONS.snapshotEvery})`,
+    '  --trust-proxy ADDRS comma-separated addresses of reverse proxies in front of the HTTP port: websockets through',
+    '                      them are counted and limited by the client address in X-Forwarded-For (default: none)',
     '',
     'limits:',
     `  --max-connections N   connections in total (default ${DEFAULT_OPTIONS.maxConnections}; 0: no limit)`,
@@ -39,13 +74,17 @@ export const serveCommand: Command = {
     `  --login-timeout S     seconds to log in (default ${DEFAULT_OPTIONS.loginTimeoutMs / 1000})`,
     `  --idle-timeout S      seconds without input before disconnecting (default ${DEFAULT_OPTIONS.idleTimeoutMs / 1000}; 0: never)`,
     `  --linkdead S          seconds a dropped player's character stays reserved for resume (default ${DEFAULT_OPTIONS.linkdeadMs / 1000})`,
+    ...abuseUsage(),
     '  --log-level L         fatal, error, warn, info (default), debug; logs are JSON lines (pino) on stdout',
+    '',
+    'See "Running it in public" in README.md for every limit and advice on proxies, TLS and backups.',
   ].join('\n'),
   async run(args) {
     const { opts: o } = parseOptions(args, {
-      world: 'string', db: 'string', 'http-port': 'string', 'telnet-port': 'string', host: 'string', admin: 'string', fresh: 'boolean',
+      world: 'string', db: 'string', 'http-port': 'string', 'telnet-port': 'string', host: 'string', admin: 'string', fresh: 'boolean', 'trust-proxy': 'string',
       sync: 'string', 'snapshot-every': 'string', 'max-connections': 'string', 'max-per-ip': 'string', rate: 'string', burst: 'string',
       'max-frame': 'string', 'max-line': 'string', 'login-timeout': 'string', 'idle-timeout': 'string', linkdead: 'string', 'log-level': 'string',
+      ...Object.fromEntries(ABUSE_LIMITS.map(([flag]) => [flag, 'string' as const])),
     });
     const env = process.env;
     const port = (v: string | undefined, name: string, fallback: number) => {
@@ -64,6 +103,7 @@ export const serveCommand: Command = {
       telnetPort: telnetArg === 'off' ? null : port(telnetArg, 'telnet-port', DEFAULT_OPTIONS.telnetPort ?? 4000),
       host: o.host ?? env.HOST ?? DEFAULT_OPTIONS.host,
       admins: (o.admin ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      trustProxy: (o['trust-proxy'] ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       sync: o.sync === 'normal' ? 'normal' : 'full',
       snapshotEvery: Math.max(1, intOption(o['snapshot-every'], 'snapshot-every', DEFAULT_OPTIONS.snapshotEvery)),
       maxConnections: intOption(o['max-connections'], 'max-connections', DEFAULT_OPTIONS.maxConnections),
@@ -77,6 +117,13 @@ export const serveCommand: Command = {
       linkdeadMs: seconds(o.linkdead, 'linkdead', DEFAULT_OPTIONS.linkdeadMs),
       logger: { level },
     };
+    for (const [flag, key, unit] of ABUSE_LIMITS) {
+      const v = (o as Record<string, unknown>)[flag] as string | undefined;
+      if (v === undefined) continue;
+      const n = intOption(v, flag, 0);
+      if (n < 0) throw new UsageError(`--${flag} must be 0 or more, got ${n}`);
+      (options as Record<string, unknown>)[key] = unit === 's' ? n * 1000 : n;
+    }
     if (o.world) options.world = o.world;
     const server = await startServer(options);
     // A stray rejection in one connection's code must not drop every player: log it and carry on.
