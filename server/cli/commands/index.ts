@@ -1,6 +1,7 @@
 /** Every `lightmud` sub-command. Add a command by adding its module here (one line). */
 import type { Command } from '../command.js';
 import { corpusCommand } from './corpus.js';
+import { crowdCommand } from './crowd.js';
 import { episodesCommand } from './episodes.js';
 import { evalCommand } from './eval.js';
 import { fitHybridCommand } from './fit-hybrid.js';
@@ -17,5 +18,6 @@ export const commands: Command[] = [
   evalCommand,
   fitHybridCommand,
   episodesCommand,
+  crowdCommand,
   validateCommand,
 ];
