@@ -289,7 +289,11 @@ export class Host {
   }
 
   private annotate(s: CharacterState): CharacterState {
-    for (const p of s.people) p.player = this.drivers.get(p.id)?.kind === 'human';
+    for (const p of s.people) {
+      const kind = this.drivers.get(p.id)?.kind ?? null;
+      p.player = kind === 'human';
+      p.driver = kind;
+    }
     return s;
   }
 

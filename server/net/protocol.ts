@@ -137,6 +137,8 @@ export interface ObjectView extends Thing {
 export interface PersonView extends Thing {
   /** A connected person plays this character (otherwise nobody does, or a program). */
   player: boolean;
+  /** Who drives it: a person, a model, a script, or nobody (null). Clients mark model and script characters. */
+  driver?: 'human' | 'model' | 'script' | null;
 }
 
 export interface RoomView {

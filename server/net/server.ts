@@ -16,6 +16,10 @@ import { Connection, type ServerContext } from './connection.js';
 import { ConnectionCounter, DEFAULT_OPTIONS, type ServerOptions } from './limits.js';
 import { Portal } from './portal.js';
 import { ServerStats } from './stats.js';
+import { CrowdRoom } from '../crowd/room.js';
+import { crowdRoutes } from '../crowd/routes.js';
+import { CrowdStore } from '../crowd/store.js';
+import { bundledModelPartner } from '../crowd/partners.js';
 import { listenTelnet, type TelnetListener } from './telnet-server.js';
 import { refuseWebsocket, SERVER_NAME, SERVER_VERSION, WsConnection } from './websocket.js';
 
@@ -27,6 +31,8 @@ export interface RunningServer {
   portal: Portal;
   accounts: AccountStore;
   app: FastifyInstance;
+  /** The crowd room (null when the server runs without it). */
+  crowd: CrowdRoom | null;
   /** Tell everyone, save, close every connection and the database. */
   close(reason?: string): Promise<void>;
 }
@@ -37,8 +43,12 @@ const CLIENT_FILES: Record<string, string> = {
   '/index.html': 'index.html',
   '/client.js': 'client.js',
   '/style.css': 'style.css',
+  '/crowd.js': 'crowd.js',
+  '/admin.js': 'admin.js',
+  '/favicon.svg': 'favicon.svg',
+  '/favicon.ico': 'favicon.svg',
 };
-const CONTENT_TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+const CONTENT_TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', svg: 'image/svg+xml' };
 
 export async function startServer(options: Partial<ServerOptions> = {}): Promise<RunningServer> {
   const opts: ServerOptions = { ...DEFAULT_OPTIONS, ...options };
@@ -117,6 +127,11 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
         return reply.type(CONTENT_TYPES[file.split('.').pop()!] ?? 'application/octet-stream').send(body);
       });
     }
+    let crowd: CrowdRoom | null = null;
+    if (opts.crowd !== false) {
+      crowd = new CrowdRoom(liveHost, new CrowdStore(accountsDb), { partner: opts.crowd?.partner ?? bundledModelPartner(), log, ...(opts.crowd?.tickMs ? { tickMs: opts.crowd.tickMs } : {}) });
+      crowdRoutes(app, { room: crowd, accounts, page: (file) => readFile(new URL(file, CLIENT_DIR)) });
+    }
     app.get('/protocol.ts', async (_req, reply) => reply.type('text/plain; charset=utf-8').send(await readFile(new URL('./protocol.ts', import.meta.url))));
     app.get('/ws', { websocket: true }, (socket, req) => {
       const ip = req.socket.remoteAddress ?? 'unknown';
@@ -164,13 +179,14 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
 
     let closing: Promise<void> | null = null;
     const running: RunningServer = {
-      opts, httpPort, telnetPort: telnet?.port ?? null, host, portal, accounts, app,
+      opts, httpPort, telnetPort: telnet?.port ?? null, host, portal, accounts, app, crowd,
       close(reason = 'The server is shutting down; your character is saved.') {
         closing ??= (async () => {
           clearInterval(sweep);
           clearInterval(heartbeat);
           stats.stop();
           log.info({ connections: connections.size, sessions: portal.sessions.size }, 'shutting down');
+          crowd?.close();
           for (const c of [...connections]) c.end(reason);
           portal.closeAll(reason);
           await telnet?.close();
