@@ -79,7 +79,7 @@ export class ModelPartner implements Partner {
  * The bundled model (or $LIGHTMUD_MODEL) as a partner, loaded the first time a seat needs it and
  * shared by every seat. Provenance names the model directory and a hash of its weights.
  */
-export function bundledModelPartner(modelDir?: string): () => Partner {
+export function bundledModelPartner(modelDir?: string): PartnerFactory {
   let loading: Promise<Policy> | null = null;
   let provenance: { model: string; version: string } | null = null;
   const load = async (): Promise<Policy> => {
@@ -90,11 +90,17 @@ export function bundledModelPartner(modelDir?: string): () => Partner {
     })();
     return loading;
   };
-  return () => {
+  const factory: PartnerFactory = () => {
     provenance ??= modelIdentity(modelDir);
     return new ModelPartner(load, provenance.model, provenance.version);
   };
+  // Loading takes seconds (about 12 s on 2 cores the first time): start when the first worker arrives.
+  factory.warm = () => void load().catch(() => {});
+  return factory;
 }
+
+/** Makes a partner for a seat; `warm` (optional) gets it ready before the first one is needed. */
+export type PartnerFactory = (() => Partner) & { warm?: () => void };
 
 /** A model's name (its directory) and version (the first 12 hex digits of the SHA-256 of its bi-encoder and hybrid weights). */
 export function modelIdentity(modelDir?: string): { model: string; version: string } {

@@ -14,7 +14,7 @@ import type { HistoryEntry } from '../agents/context.js';
 import type { CharacterState, EventSummary } from '../net/protocol.js';
 import { checkLine } from './checks.js';
 import type { CrowdServerFrame, PairedFrame } from './protocol.js';
-import type { Partner } from './partners.js';
+import type { Partner, PartnerFactory } from './partners.js';
 import { PairingQueue } from './queue.js';
 import type { CrowdStore, EpisodeSetup, Provenance } from './store.js';
 import { checkTaskAgainstWorld, type CrowdTask } from './task.js';
@@ -27,7 +27,7 @@ export interface WorkerLink {
 
 export interface CrowdRoomOptions {
   /** The partner that takes a seat no worker has (model fallback, a dropped worker replaced). */
-  partner: () => Partner;
+  partner: PartnerFactory;
   log?: Log;
   /** Milliseconds between sweeps of the queues and timers (default 1000). */
   tickMs?: number;
@@ -221,6 +221,7 @@ export class CrowdRoom {
     if (old && old !== link) old.send({ type: 'closed', message: 'You opened this task in another window; carry on there.' });
     st.links.set(worker, link);
     st.queue.add(worker, Date.now());
+    if (task.modelFallbackSeconds !== null || task.partnerDrop === 'replace_with_model') this.opts.partner.warm?.();
     link.send({ type: 'waiting', position: st.queue.position(worker), fallbackSeconds: task.modelFallbackSeconds });
     this.pump(taskId);
     return worker;

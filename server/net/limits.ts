@@ -1,6 +1,6 @@
 /** Server options with their defaults, and the small pieces that enforce the limits. */
 import type { SyncMode } from '../store/db.js';
-import type { Partner } from '../crowd/partners.js';
+import type { PartnerFactory } from '../crowd/partners.js';
 
 export interface LimitOptions {
   /** Largest websocket message; a larger one closes that connection with code 1009. */
@@ -48,7 +48,7 @@ export interface ServerOptions extends LimitOptions {
   /** fastify logger: false for none, true for pino at info, or pino options. */
   logger: boolean | { level: string };
   /** The crowd room (server/crowd): who takes a seat no worker has (default: the bundled model), its sweep; false: no crowd routes. */
-  crowd?: { partner?: () => Partner; tickMs?: number } | false;
+  crowd?: { partner?: PartnerFactory; tickMs?: number } | false;
 }
 
 export const DEFAULT_LIMITS: LimitOptions = {

@@ -48,6 +48,8 @@ export class CrowdClient {
   private cursor = 0;
   private listeners = new Set<() => void>();
   closed = false;
+  /** A guard against hangs, not a timing assertion. */
+  waitMs = WAIT_MS;
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (d) => {
@@ -107,7 +109,7 @@ export class CrowdClient {
       const timer = setTimeout(() => {
         this.listeners.delete(wake);
         reject(new Error(`timed out waiting for a ${type} frame; got ${JSON.stringify(this.frames.slice(this.cursor).map((f) => f.type))}`));
-      }, WAIT_MS);
+      }, this.waitMs);
       this.listeners.add(wake);
       wake();
     });
@@ -129,7 +131,7 @@ export class CrowdClient {
       const timer = setTimeout(() => {
         this.listeners.delete(wake);
         reject(new Error(`timed out waiting for ${what}`));
-      }, WAIT_MS);
+      }, this.waitMs);
       const wake = () => {
         if (!check()) return;
         clearTimeout(timer);
