@@ -44,6 +44,7 @@ const CLIENT_FILES: Record<string, string> = {
   '/client.js': 'client.js',
   '/style.css': 'style.css',
   '/crowd.js': 'crowd.js',
+  '/ui.js': 'ui.js',
   '/admin.js': 'admin.js',
   '/favicon.svg': 'favicon.svg',
   '/favicon.ico': 'favicon.svg',
