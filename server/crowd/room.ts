@@ -61,6 +61,8 @@ class Seat implements Driver {
   awaySince: number | null = null;
   timeouts = 0;
   said: string[] = [];
+  /** Model characters of the world who happen to be in the room do not join in. */
+  readonly quiet = true;
 
   constructor(readonly ep: LiveEpisode, readonly character: string, readonly name: string) {}
 

@@ -24,6 +24,8 @@ export interface Driver {
   readonly kind: DriverKind;
   /** Whether to compute a fresh CharacterState for this driver whenever its character's surroundings change. */
   readonly wantsState: boolean;
+  /** Model characters nearby leave this character alone: they do not answer what it says or does (a crowd episode's seats). */
+  readonly quiet?: boolean;
   /** Something the character perceived of another's action. */
   perceive(text: string, event: EventSummary): void;
   /** Fresh state after a change the character perceived (when wantsState). */
