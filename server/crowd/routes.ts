@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import type { RawData, WebSocket } from 'ws';
 import { World } from '../engine/world.js';
 import type { AccountStore } from '../store/accounts.js';
+import { TokenBucket, type ConnectionCounter } from '../net/limits.js';
 import { loadWorld } from '../world-io/load-world.js';
 import { approvedEpisodes, exportTask } from './export.js';
 import { parseCrowdFrame, type CrowdServerFrame } from './protocol.js';
@@ -33,6 +34,9 @@ const ADMIN_TOKEN_MS = 12 * 3600_000;
 export interface CrowdRoutesOptions {
   room: CrowdRoom;
   accounts: AccountStore;
+  /** The server's connection limits (shared with /ws) and its command rate per connection. */
+  counter?: ConnectionCounter;
+  rate?: { perSecond: number; burst: number };
   /** Reads a file of clients/web. */
   page(file: string): Promise<Buffer>;
 }
@@ -81,7 +85,15 @@ export function crowdRoutes(app: FastifyInstance, opts: CrowdRoutesOptions): voi
   app.get('/crowd-admin', async (_req, reply) => html(reply, 'admin.html'));
 
   // ---- the worker's websocket ----
-  app.get('/crowd/ws', { websocket: true }, (socket: WebSocket) => {
+  app.get('/crowd/ws', { websocket: true }, (socket: WebSocket, req) => {
+    const ip = req.socket.remoteAddress ?? 'unknown';
+    const refusal = opts.counter?.open(ip) ?? null;
+    if (refusal) {
+      socket.send(JSON.stringify({ type: 'closed', message: refusal } satisfies CrowdServerFrame));
+      socket.close(1013, 'too many connections');
+      return;
+    }
+    const bucket = new TokenBucket(opts.rate?.perSecond ?? 8, opts.rate?.burst ?? 20);
     let joined: { task: string; worker: string } | null = null;
     let joining = false;
     const link: WorkerLink = {
@@ -91,6 +103,7 @@ export function crowdRoutes(app: FastifyInstance, opts: CrowdRoutesOptions): voi
     };
     let queue: Promise<void> = Promise.resolve();
     socket.on('message', (data: RawData) => {
+      if (!bucket.take()) return link.send({ type: 'error', message: 'Too many messages; that one was dropped.' });
       const f = parseCrowdFrame(String(data));
       if (!f) return link.send({ type: 'error', message: 'That message is not a valid crowd frame.' });
       queue = queue.then(async () => {
@@ -119,6 +132,7 @@ export function crowdRoutes(app: FastifyInstance, opts: CrowdRoutesOptions): voi
       });
     });
     socket.on('close', () => {
+      opts.counter?.close(ip);
       if (joined) room.leave(joined.task, joined.worker, link);
     });
     socket.on('error', () => {});

@@ -178,4 +178,19 @@ describe('crowd room over real sockets', () => {
       await server.stop();
     }
   });
+
+  it('counts crowd connections against the server\'s limits and drops frames beyond the rate', async () => {
+    const server = await startCrowdServer({}, { maxConnectionsPerIp: 1, commandsPerSecond: 1, commandBurst: 5 });
+    try {
+      const a = await CrowdClient.join(server, 'garden-chat', 'first');
+      await a.next('waiting');
+      const b = await CrowdClient.join(server, 'garden-chat', 'second');
+      expect(await b.next('closed')).toMatchObject({ message: expect.stringContaining('Too many connections from your address') });
+      for (let i = 0; i < 10; i++) a.send({ type: 'ping' });
+      expect(await a.next('error')).toMatchObject({ message: expect.stringContaining('Too many messages') });
+      await a.close();
+    } finally {
+      await server.stop();
+    }
+  });
 });

@@ -65,12 +65,13 @@ export class CrowdClient {
 
   static async join(server: TestServer, task: string, worker: string): Promise<CrowdClient> {
     const ws = new WebSocket(`ws://127.0.0.1:${server.httpPort}/crowd/ws`);
+    // Listen from the start: a refused connection says why in its first frame, then closes.
+    const c = new CrowdClient(ws);
     await new Promise((resolve, reject) => {
       ws.once('open', resolve);
       ws.once('error', reject);
     });
-    const c = new CrowdClient(ws);
-    c.send({ type: 'join', task, worker });
+    if (ws.readyState === ws.OPEN) c.send({ type: 'join', task, worker });
     return c;
   }
 
