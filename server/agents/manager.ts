@@ -284,6 +284,11 @@ export class AgentManager {
     }
   }
 
+  /** The model policy these characters use (loaded on first need), for others who need one (the crowd room's model partners). */
+  sharedPolicy(): Promise<Policy> {
+    return this.loadedPolicy();
+  }
+
   /** The policy, loaded on first need. */
   private async loadedPolicy(): Promise<Policy> {
     if (this.policy) return this.policy;

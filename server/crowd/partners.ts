@@ -79,11 +79,13 @@ export class ModelPartner implements Partner {
  * The bundled model (or $LIGHTMUD_MODEL) as a partner, loaded the first time a seat needs it and
  * shared by every seat. Provenance names the model directory and a hash of its weights.
  */
-export function bundledModelPartner(modelDir?: string): PartnerFactory {
+export function bundledModelPartner(opts: { modelDir?: string; shared?: () => Promise<Policy> | null } = {}): PartnerFactory {
+  const modelDir = opts.modelDir;
   let loading: Promise<Policy> | null = null;
   let provenance: { model: string; version: string } | null = null;
   const load = async (): Promise<Policy> => {
-    loading ??= (async () => {
+    // The policy the world's model characters already use, when there is one (one copy in memory).
+    loading ??= opts.shared?.() ?? (async () => {
       const { loadPolicy } = await import('../agents/load.js');
       const { policy } = await loadPolicy(modelDir ? { modelDir } : {});
       return policy;

@@ -80,6 +80,8 @@ class Seat implements Driver {
 
   perceive(text: string, event: EventSummary): void {
     const other = this.ep.other(this);
+    // Only the episode: not the partner's arrival while it is being cast.
+    if (this.ep.turnStartedAt === 0) return;
     if (event.actor === other.character) this.send({ type: 'log', who: 'partner', text, ...(other.partner ? { model: true } : {}) });
   }
 
@@ -87,8 +89,8 @@ class Seat implements Driver {
     this.send({ type: 'state', ...state });
   }
 
-  arrive(look: string, state: CharacterState | null): void {
-    this.send({ type: 'log', who: 'system', text: look });
+  arrive(_look: string, state: CharacterState | null): void {
+    // Placed in the episode's room: the page is sent the look with the pairing.
     if (state) this.state(state);
   }
 

@@ -130,7 +130,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     }
     let crowd: CrowdRoom | null = null;
     if (opts.crowd !== false) {
-      crowd = new CrowdRoom(liveHost, new CrowdStore(accountsDb), { partner: opts.crowd?.partner ?? bundledModelPartner(), log, ...(opts.crowd?.tickMs ? { tickMs: opts.crowd.tickMs } : {}) });
+      crowd = new CrowdRoom(liveHost, new CrowdStore(accountsDb), { partner: opts.crowd?.partner ?? bundledModelPartner({ shared: () => liveHost.agents?.sharedPolicy() ?? null }), log, ...(opts.crowd?.tickMs ? { tickMs: opts.crowd.tickMs } : {}) });
       crowdRoutes(app, { room: crowd, accounts, counter, rate: { perSecond: opts.commandsPerSecond, burst: opts.commandBurst }, page: (file) => readFile(new URL(file, CLIENT_DIR)) });
     }
     app.get('/protocol.ts', async (_req, reply) => reply.type('text/plain; charset=utf-8').send(await readFile(new URL('./protocol.ts', import.meta.url))));
