@@ -101,9 +101,16 @@ async function loadTask(id) {
   });
   $('exports').replaceChildren(...links);
   $('workers').replaceChildren(
-    el('tr', {}, ['worker', 'units', 'by state', 'refused lines', 'timeouts', 'rated by partners', 'reports against'].map((h) => el('th', { scope: 'col' }, [h]))),
-    ...data.workers.map((/** @type {any} */ w) => el('tr', {}, [w.worker, String(w.units), Object.entries(w.byStatus).map(([k, v]) => `${k} ${v}`).join(', '), String(w.refused), String(w.timeouts),
-      w.ratedByPartners === null ? '-' : `${w.ratedByPartners.toFixed(1)} (${w.ratings})`, String(w.reports)].map((c) => el('td', {}, [c])))),
+    el('tr', {}, ['worker', 'units', 'by state', 'refused lines', 'timeouts', 'rated by partners', 'reports against', ''].map((h) => el('th', { scope: 'col' }, [h]))),
+    ...data.workers.map((/** @type {any} */ w) => {
+      const block = el('button', { type: 'button' }, [w.blocked ? 'Unblock' : 'Block from every task']);
+      block.onclick = async () => {
+        await api(`/crowd/api/workers/${encodeURIComponent(w.worker)}/block`, w.blocked ? { unblock: true } : { reason: 'blocked on the review page' });
+        await loadTask(id);
+      };
+      return el('tr', { 'data-worker': w.worker }, [...[w.worker, String(w.units), Object.entries(w.byStatus).map(([k, v]) => `${k} ${v}`).join(', '), String(w.refused), String(w.timeouts),
+        w.ratedByPartners === null ? '-' : `${w.ratedByPartners.toFixed(1)} (${w.ratings})`, String(w.reports)].map((c) => el('td', {}, [c])), el('td', {}, [block])]);
+    }),
   );
   $('episodes').replaceChildren(
     ...data.episodes.map((/** @type {any} */ e) => {

@@ -190,6 +190,10 @@ export class CrowdRoom {
       this.rebind(seat, link);
       return worker;
     }
+    if (seat) {
+      link.send({ type: 'closed', message: 'You are in an episode of another task; finish it first.' });
+      return null;
+    }
     const form = this.forms.get(worker);
     if (form && this.store.unit(form.unit)?.task === taskId) {
       link.send({ type: 'end', reason: form.reason });
@@ -212,8 +216,12 @@ export class CrowdRoom {
         return null;
       }
     }
+    if (!this.store.isAllowed(taskId, worker)) {
+      link.send({ type: 'closed', message: 'This task is open to invited workers only.' });
+      return null;
+    }
     const mine = this.store.unitsOf(taskId, worker);
-    if (mine.some((u) => blocksMoreWork(u.status))) {
+    if (this.store.isBlocked(taskId, worker) || mine.some((u) => blocksMoreWork(u.status))) {
       link.send({ type: 'closed', message: 'There is no more work for you in this task. Thank you.' });
       return null;
     }
@@ -333,9 +341,10 @@ export class CrowdRoom {
       // Someone left while waiting: the other goes back to the queue.
       return false;
     }
+    const chars = await this.host.characters();
+    // After the await: another task's episode may have taken a room meanwhile.
     const usedRooms = new Set([...this.live].map((e) => e.location));
     const rooms = shuffle(task.locations.filter((r) => !usedRooms.has(r)));
-    const chars = await this.host.characters();
     const byId = new Map(chars.map((c) => [c.id, c]));
     const free = shuffle(task.personas.filter((p) => byId.has(p) && !this.host.driverOf(p)));
     if (!rooms.length || free.length < 2) return false;

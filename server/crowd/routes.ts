@@ -9,6 +9,7 @@
  *   GET  /crowd/api/tasks/ID       episodes with turns, ratings, reports, check results; per-worker stats
  *   POST /crowd/api/units/ID/review  {status: approved|soft_rejected|rejected, feedback?, bonus?}
  *   GET  /crowd/api/tasks/ID/export?format=jsonl|dialogue|action|emote   the approved episodes
+ *   POST /crowd/api/workers/PSEUDONYM/block  {task?, reason?, unblock?}: block a worker from a task or from every task
  *
  * Who is an admin is decided as everywhere in lightmud: an account with the admin role
  * (`lightmud serve --admin NAMES`).
@@ -183,7 +184,7 @@ export function crowdRoutes(app: FastifyInstance, opts: CrowdRoutesOptions): voi
     return {
       task: row.task, status: row.status,
       episodes: store.episodes(id).reverse().map((e) => ({ ...e, turns: store.turns(e.id), units: units.filter((u) => u.episode === e.id) })),
-      workers: workerStats(units),
+      workers: workerStats(units).map((w) => ({ ...w, blocked: store.isBlocked(id, w.worker) })),
     };
   });
 
@@ -202,6 +203,20 @@ export function crowdRoutes(app: FastifyInstance, opts: CrowdRoutesOptions): voi
     store.setUnitStatus(id, status, { review: (body.feedback as string | undefined)?.trim() || null, bonus: (body.bonus as number | undefined) ?? null });
     app.log.info({ admin: who, unit: id, status }, 'crowd unit reviewed');
     return store.unit(id);
+  });
+
+  app.post('/crowd/api/workers/:worker/block', async (req, reply) => {
+    const who = admin(req, reply);
+    if (!who) return reply;
+    const worker = (req.params as { worker: string }).worker;
+    if (!/^w-[0-9a-f]{20}$/.test(worker)) return reply.code(400).send({ error: 'a worker pseudonym (w- and 20 hex digits) is needed' });
+    const body = (req.body ?? {}) as { task?: unknown; reason?: unknown; unblock?: unknown };
+    const task = typeof body.task === 'string' ? body.task : '*';
+    if (task !== '*' && !store.task(task)) return reply.code(404).send({ error: `no task "${task}"` });
+    if (body.unblock === true) store.unlistWorker('block', task, worker);
+    else store.listWorker('block', task, worker, typeof body.reason === 'string' ? body.reason.slice(0, 500) : null);
+    app.log.info({ admin: who, worker, task, unblock: body.unblock === true }, 'crowd worker block changed');
+    return { worker, task, blocked: store.isBlocked(task === '*' ? '' : task, worker) };
   });
 
   app.get('/crowd/api/tasks/:id/export', async (req, reply) => {

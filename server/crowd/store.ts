@@ -58,6 +58,15 @@ CREATE TABLE IF NOT EXISTS crowd_units (
   reviewed_at  INTEGER
 );
 CREATE INDEX IF NOT EXISTS crowd_units_worker ON crowd_units (task, worker);
+-- Workers blocked from a task ('*': every task) and the allow lists of tasks that have one (pseudonyms only).
+CREATE TABLE IF NOT EXISTS crowd_worker_lists (
+  task   TEXT NOT NULL,
+  worker TEXT NOT NULL,
+  kind   TEXT NOT NULL CHECK (kind IN ('block', 'allow')),
+  reason TEXT,
+  at     INTEGER NOT NULL,
+  PRIMARY KEY (task, worker, kind)
+);
 `;
 
 export type Provenance =
@@ -171,9 +180,42 @@ export class CrowdStore {
 
   // ---- tasks ----
 
+  /** Store a task; its allow list (platform ids) is kept as pseudonyms, apart from the task. */
   createTask(task: CrowdTask): void {
     if (this.task(task.id)) throw new Error(`a task "${task.id}" exists already (close it, or give the new one another id)`);
-    this.db.prepare('INSERT INTO crowd_tasks (id, spec, status, created_at) VALUES (?, ?, ?, ?)').run(task.id, JSON.stringify(task), 'open', Date.now());
+    const { allowWorkers, ...spec } = task;
+    this.db.transaction(() => {
+      this.db.prepare('INSERT INTO crowd_tasks (id, spec, status, created_at) VALUES (?, ?, ?, ?)').run(task.id, JSON.stringify(spec), 'open', Date.now());
+      for (const w of allowWorkers ?? []) this.listWorker('allow', task.id, this.pseudonym(w));
+    })();
+  }
+
+  /** A platform id, or a pseudonym as shown on the review page (w- and 20 hex digits), as a pseudonym. */
+  workerRef(idOrPseudonym: string): string {
+    return /^w-[0-9a-f]{20}$/.test(idOrPseudonym) ? idOrPseudonym : this.pseudonym(idOrPseudonym);
+  }
+
+  listWorker(kind: 'block' | 'allow', task: string, worker: string, reason: string | null = null): void {
+    this.db.prepare('INSERT OR REPLACE INTO crowd_worker_lists (task, worker, kind, reason, at) VALUES (?, ?, ?, ?, ?)').run(task, worker, kind, reason, Date.now());
+  }
+
+  unlistWorker(kind: 'block' | 'allow', task: string, worker: string): boolean {
+    return this.db.prepare('DELETE FROM crowd_worker_lists WHERE task = ? AND worker = ? AND kind = ?').run(task, worker, kind).changes > 0;
+  }
+
+  /** Blocked from this task, or from every task. */
+  isBlocked(task: string, worker: string): boolean {
+    return !!this.db.prepare("SELECT 1 FROM crowd_worker_lists WHERE kind = 'block' AND worker = ? AND task IN (?, '*')").get(worker, task);
+  }
+
+  /** A task with an allow list admits only the workers on it. */
+  isAllowed(task: string, worker: string): boolean {
+    const any = this.db.prepare("SELECT 1 FROM crowd_worker_lists WHERE kind = 'allow' AND task = ? LIMIT 1").get(task);
+    return !any || !!this.db.prepare("SELECT 1 FROM crowd_worker_lists WHERE kind = 'allow' AND task = ? AND worker = ?").get(task, worker);
+  }
+
+  blocked(): { task: string; worker: string; reason: string | null; at: number }[] {
+    return this.db.prepare("SELECT task, worker, reason, at FROM crowd_worker_lists WHERE kind = 'block' ORDER BY at").all() as { task: string; worker: string; reason: string | null; at: number }[];
   }
 
   task(id: string): TaskRow | null {

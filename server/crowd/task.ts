@@ -60,6 +60,8 @@ export interface CrowdTask {
   /** Instructions shown above the chat. */
   instructions: string;
   checks: CrowdChecks;
+  /** Platform worker ids admitted (none: everyone); stored as pseudonyms, never as given. */
+  allowWorkers?: string[];
 }
 
 export const DEFAULT_CHECKS: CrowdChecks = { minWords: 3, noAllCaps: true, noRepeats: true, personaCopyJaccard: 0.3, blockedWords: [] };
@@ -85,6 +87,7 @@ export const TASK_SCHEMA = {
     partnerDrop: { enum: ['replace_with_model', 'end_and_credit'] },
     partnerDropSeconds: { type: 'number', exclusiveMinimum: 0 },
     instructions: { type: 'string', maxLength: 5000 },
+    allowWorkers: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 200 } },
     checks: {
       type: 'object',
       additionalProperties: false,

@@ -13,6 +13,7 @@ const USAGE = [
   '       lightmud crowd list [--db FILE]',
   '       lightmud crowd pause ID | resume ID | close ID [--db FILE]',
   '       lightmud crowd export ID --out DIR [--db FILE] [--world PATH]',
+  '       lightmud crowd block WORKER [--task ID] [--reason TEXT] | unblock WORKER [--task ID] | blocked [--db FILE]',
   '',
   'Human crowdsourcing tasks (server/crowd). A task file (JSON) names the world, the locations and',
   'personas, the turns and their time limit, the reward text and the pairing rules; `create` checks it',
@@ -22,6 +23,8 @@ const USAGE = [
   `  --db FILE     SQLite file of the server (default ${DEFAULT_DB})`,
   '  --out DIR     export: writes DIR/episodes.jsonl (with provenance) and DIR/crowd.{dialogue,action,emote}.txt (ParlAI LIGHT)',
   '  --world PATH  export: the world the episodes are replayed on for the ParlAI files (default: the task\'s world)',
+  '  WORKER        a platform worker id, or a pseudonym as the review page shows it (w- and 20 hex digits)',
+  '  --task ID     block: from this task only (default: every task)',
 ].join('\n');
 
 function loadTaskWorld(path: string): World {
@@ -30,10 +33,10 @@ function loadTaskWorld(path: string): World {
 
 export const crowdCommand: Command = {
   name: 'crowd',
-  summary: 'create, list, pause, close and export human crowdsourcing tasks',
+  summary: 'create, list, pause, close and export human crowdsourcing tasks; block workers',
   usage: USAGE,
   async run(args) {
-    const { opts, rest } = parseOptions(args, { db: 'string', out: 'string', world: 'string' });
+    const { opts, rest } = parseOptions(args, { db: 'string', out: 'string', world: 'string', task: 'string', reason: 'string' });
     const [sub, arg, ...more] = rest;
     if (!sub) throw new UsageError('which one: create, list, pause, resume, close or export?');
     if (more.length) throw new UsageError(`unexpected argument "${more[0]}"`);
@@ -96,8 +99,31 @@ export const crowdCommand: Command = {
           console.log(`exported ${r.episodes} approved episodes (${r.turns} turns): ${r.files.join(', ')}`);
           return 0;
         }
+        case 'block':
+        case 'unblock': {
+          if (!arg) throw new UsageError(`${sub} needs a WORKER (a platform id or a pseudonym)`);
+          const worker = store.workerRef(arg);
+          const task = opts.task ?? '*';
+          if (task !== '*' && !store.task(task)) {
+            console.error(`error: no task "${task}" in ${db.name}`);
+            return 1;
+          }
+          if (sub === 'block') store.listWorker('block', task, worker, opts.reason ?? null);
+          else if (!store.unlistWorker('block', task, worker)) {
+            console.error(`error: ${worker} is not blocked from ${task === '*' ? 'every task' : task}`);
+            return 1;
+          }
+          console.log(`${worker} is ${sub === 'block' ? 'blocked from' : 'no longer blocked from'} ${task === '*' ? 'every task' : `task ${task}`}`);
+          return 0;
+        }
+        case 'blocked': {
+          const list = store.blocked();
+          if (!list.length) console.log('nobody is blocked');
+          for (const b of list) console.log(`${b.worker}  ${b.task === '*' ? 'every task' : b.task}  ${new Date(b.at).toISOString()}${b.reason ? `  ${b.reason}` : ''}`);
+          return 0;
+        }
         default:
-          throw new UsageError(`unknown crowd command "${sub}" (create, list, pause, resume, close, export)`);
+          throw new UsageError(`unknown crowd command "${sub}" (create, list, pause, resume, close, export, block, unblock, blocked)`);
       }
     } finally {
       db.close();
