@@ -136,7 +136,23 @@ function onFrame(f) {
       $('reward').textContent = `Reward: ${f.reward}`;
       $('instructions').textContent = f.instructions;
       return;
+    case 'onboarding': {
+      $('onboarding').hidden = false;
+      $('onboarding-text').textContent = f.text;
+      $('onboarding-question').textContent = f.question;
+      $('onboarding-choices').replaceChildren(
+        ...f.choices.map((c, i) => {
+          const label = document.createElement('label');
+          const radio = Object.assign(document.createElement('input'), { type: 'radio', name: 'onboarding', value: String(i) });
+          label.append(radio, ` ${c}`);
+          return label;
+        }),
+      );
+      $('status').textContent = 'before you start';
+      return;
+    }
     case 'waiting':
+      $('onboarding').hidden = true;
       $('waiting').hidden = false;
       $('waiting-text').textContent = `You are number ${f.position} in the queue.${f.fallbackSeconds !== null ? ` If nobody comes within ${f.fallbackSeconds} seconds, you will be paired with a model character.` : ''}`;
       $('status').textContent = 'waiting for a partner';
@@ -207,6 +223,7 @@ function onFrame(f) {
       finished = true;
       setTurn(false);
       $('waiting').hidden = true;
+      $('onboarding').hidden = true;
       $('turn-form').hidden = true;
       $('closed').hidden = false;
       $('closed').textContent = f.message;
@@ -242,6 +259,15 @@ $('turn-form').addEventListener('submit', (e) => {
   if (!myTurn) return;
   sendButton.disabled = true;
   send(chosen ? { type: 'turn', say: say.value, act: chosen } : { type: 'turn', say: say.value });
+});
+$('onboarding').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const r = /** @type {HTMLInputElement | null} */ (document.querySelector('#onboarding input[name=onboarding]:checked'));
+  if (!r) {
+    $('onboarding-problems').textContent = 'Please choose an answer.';
+    return;
+  }
+  send({ type: 'onboard', choice: Number(r.value) });
 });
 $('end-form').addEventListener('submit', (e) => {
   e.preventDefault();

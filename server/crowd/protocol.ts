@@ -15,6 +15,8 @@ export type CrowdClientFrame =
   | { type: 'join'; task: string; worker: string }
   | { type: 'turn'; say: string; act?: string }
   | { type: 'form'; rating: number; report?: string; feedback?: string }
+  /** The answer to the onboarding question (index of the choice). */
+  | { type: 'onboard'; choice: number }
   | { type: 'ping' };
 
 export interface PairedFrame {
@@ -41,6 +43,8 @@ export interface LogLine {
 export type CrowdServerFrame =
   | { type: 'task'; title: string; reward: string; instructions: string; turns: number }
   | { type: 'waiting'; position: number; fallbackSeconds: number | null }
+  /** Before the first unit: read this, answer the question. */
+  | { type: 'onboarding'; text: string; question: string; choices: string[] }
   | PairedFrame
   | ({ type: 'state' } & CharacterState)
   | ({ type: 'log' } & LogLine)
@@ -80,6 +84,8 @@ export function parseCrowdFrame(text: string): CrowdClientFrame | null {
       if (o.feedback !== undefined && !s(o.feedback, 4000)) return null;
       return { type: 'form', rating: r, ...(o.report ? { report: o.report as string } : {}), ...(o.feedback ? { feedback: o.feedback as string } : {}) };
     }
+    case 'onboard':
+      return typeof o.choice === 'number' && Number.isInteger(o.choice) && o.choice >= 0 && o.choice < 100 ? { type: 'onboard', choice: o.choice } : null;
     case 'ping':
       return { type: 'ping' };
     default:

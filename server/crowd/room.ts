@@ -232,11 +232,43 @@ export class CrowdRoom {
     const old = st.links.get(worker);
     if (old && old !== link) old.send({ type: 'closed', message: 'You opened this task in another window; carry on there.' });
     st.links.set(worker, link);
+    if (task.onboarding) {
+      const passed = this.store.onboarded(taskId, worker);
+      if (passed === false) {
+        st.links.delete(worker);
+        link.send({ type: 'closed', message: 'Thank you for your interest; this task is not a fit this time.' });
+        return null;
+      }
+      if (passed === null) {
+        link.send({ type: 'onboarding', text: task.onboarding.text, question: task.onboarding.question, choices: task.onboarding.choices });
+        return worker;
+      }
+    }
+    this.enqueue(taskId, task, worker, link);
+    return worker;
+  }
+
+  /** The answer to the onboarding question: right, the worker joins the queue; wrong, the task ends for them. */
+  onboard(taskId: string, worker: string, choice: number, link: WorkerLink): void {
+    const row = this.store.task(taskId);
+    const st = this.tasks.get(taskId);
+    const ob = row?.task.onboarding;
+    if (!row || !ob || !st || st.links.get(worker) !== link || this.store.onboarded(taskId, worker) !== null) return link.send({ type: 'error', message: 'There is no question to answer now.' });
+    const passed = choice === ob.answer;
+    this.store.setOnboarded(taskId, worker, passed);
+    if (!passed) {
+      st.links.delete(worker);
+      return link.send({ type: 'closed', message: 'Thank you for your interest; this task is not a fit this time.' });
+    }
+    this.enqueue(taskId, row.task, worker, link);
+  }
+
+  private enqueue(taskId: string, task: CrowdTask, worker: string, link: WorkerLink): void {
+    const st = this.stateOf(taskId);
     st.queue.add(worker, Date.now());
     if (task.modelFallbackSeconds !== null || task.partnerDrop === 'replace_with_model') this.opts.partner.warm?.();
     link.send({ type: 'waiting', position: st.queue.position(worker), fallbackSeconds: task.modelFallbackSeconds });
     this.pump(taskId);
-    return worker;
   }
 
   /** A worker's page went away. */

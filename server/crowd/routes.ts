@@ -126,6 +126,9 @@ export function crowdRoutes(app: FastifyInstance, opts: CrowdRoutesOptions): voi
           case 'form':
             if (!joined) return link.send({ type: 'error', message: 'Join a task first.' });
             return room.form(joined.worker, f, link);
+          case 'onboard':
+            if (!joined) return link.send({ type: 'error', message: 'Join a task first.' });
+            return room.onboard(joined.task, joined.worker, f.choice, link);
         }
       }).catch((err: unknown) => {
         app.log.error({ err: (err as Error).message }, 'crowd frame failed');

@@ -67,6 +67,14 @@ CREATE TABLE IF NOT EXISTS crowd_worker_lists (
   at     INTEGER NOT NULL,
   PRIMARY KEY (task, worker, kind)
 );
+-- Onboarding answers: one per worker and task.
+CREATE TABLE IF NOT EXISTS crowd_onboarding (
+  task   TEXT NOT NULL,
+  worker TEXT NOT NULL,
+  passed INTEGER NOT NULL,
+  at     INTEGER NOT NULL,
+  PRIMARY KEY (task, worker)
+);
 `;
 
 export type Provenance =
@@ -212,6 +220,16 @@ export class CrowdStore {
   isAllowed(task: string, worker: string): boolean {
     const any = this.db.prepare("SELECT 1 FROM crowd_worker_lists WHERE kind = 'allow' AND task = ? LIMIT 1").get(task);
     return !any || !!this.db.prepare("SELECT 1 FROM crowd_worker_lists WHERE kind = 'allow' AND task = ? AND worker = ?").get(task, worker);
+  }
+
+  /** Whether the worker passed the task's onboarding (null: not taken). */
+  onboarded(task: string, worker: string): boolean | null {
+    const r = this.db.prepare('SELECT passed FROM crowd_onboarding WHERE task = ? AND worker = ?').get(task, worker) as { passed: number } | undefined;
+    return r ? r.passed === 1 : null;
+  }
+
+  setOnboarded(task: string, worker: string, passed: boolean): void {
+    this.db.prepare('INSERT OR IGNORE INTO crowd_onboarding (task, worker, passed, at) VALUES (?, ?, ?, ?)').run(task, worker, passed ? 1 : 0, Date.now());
   }
 
   blocked(): { task: string; worker: string; reason: string | null; at: number }[] {

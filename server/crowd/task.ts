@@ -62,6 +62,16 @@ export interface CrowdTask {
   checks: CrowdChecks;
   /** Platform worker ids admitted (none: everyone); stored as pseudonyms, never as given. */
   allowWorkers?: string[];
+  /** Shown before a worker's first unit: a text and one question; a wrong answer ends the task for that worker. */
+  onboarding?: Onboarding;
+}
+
+export interface Onboarding {
+  text: string;
+  question: string;
+  choices: string[];
+  /** Index of the right choice. */
+  answer: number;
 }
 
 export const DEFAULT_CHECKS: CrowdChecks = { minWords: 3, noAllCaps: true, noRepeats: true, personaCopyJaccard: 0.3, blockedWords: [] };
@@ -88,6 +98,17 @@ export const TASK_SCHEMA = {
     partnerDropSeconds: { type: 'number', exclusiveMinimum: 0 },
     instructions: { type: 'string', maxLength: 5000 },
     allowWorkers: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 200 } },
+    onboarding: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['text', 'question', 'choices', 'answer'],
+      properties: {
+        text: { type: 'string', minLength: 1, maxLength: 5000 },
+        question: { type: 'string', minLength: 1, maxLength: 1000 },
+        choices: { type: 'array', minItems: 2, maxItems: 8, items: { type: 'string', minLength: 1, maxLength: 500 } },
+        answer: { type: 'integer', minimum: 0 },
+      },
+    },
     checks: {
       type: 'object',
       additionalProperties: false,
@@ -134,7 +155,7 @@ export function validateTask(data: unknown, file = '(task)'): CrowdTask {
   }
   const d = data as Record<string, unknown> & Partial<CrowdTask>;
   if (d.warningSeconds! >= d.turnSeconds!) throw new TaskError(file, 'warningSeconds', `must be less than turnSeconds (${d.turnSeconds})`);
-  if (d.maxUnitsPerWorker === undefined) throw new TaskError(file, 'maxUnitsPerWorker', 'is required');
+  if (d.onboarding && d.onboarding.answer >= d.onboarding.choices.length) throw new TaskError(file, 'onboarding.answer', `must be the index of one of the ${d.onboarding.choices.length} choices (0-${d.onboarding.choices.length - 1})`);
   const { $schema: _schema, ...rest } = d;
   return {
     ...(rest as Omit<CrowdTask, 'title' | 'instructions' | 'checks' | 'partnerDropSeconds'>),

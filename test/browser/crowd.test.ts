@@ -31,7 +31,10 @@ describe.skipIf(!CHROMIUM)('crowd task pages in Chromium', () => {
     [server, browser] = await Promise.all([startCrowdServer({ modelFallbackSeconds: null }), launch()]);
     base = `http://127.0.0.1:${server.httpPort}`;
     // A second task whose workers get a model partner after half a second.
-    server.crowd!.store.createTask({ ...server.task, id: 'solo-chat', title: 'Chat with a character', modelFallbackSeconds: 0.5, locations: ['shed'] });
+    server.crowd!.store.createTask({
+      ...server.task, id: 'solo-chat', title: 'Chat with a character', modelFallbackSeconds: 0.5, locations: ['shed'],
+      onboarding: { text: 'You will play a character in a small world.', question: 'What do you do each turn?', choices: ['Write an essay', 'Say one line, and maybe one action or emote'], answer: 1 },
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -80,10 +83,15 @@ describe.skipIf(!CHROMIUM)('crowd task pages in Chromium', () => {
     }
   });
 
-  it('gives a worker who waits past the fallback a marked program partner', async () => {
+  it('asks the onboarding question, then gives a worker who waits past the fallback a marked program partner', async () => {
     const page = await browser.newPage({ viewport: { width: 360, height: 740 } });
     try {
       await page.goto(`${base}/crowd/solo-chat?worker=BROWSER-SOLO`);
+      await page.getByRole('heading', { name: 'Before you start' }).waitFor();
+      await page.getByRole('button', { name: 'Answer and start' }).click();
+      await page.locator('#onboarding-problems', { hasText: 'Please choose an answer' }).waitFor();
+      await page.getByLabel('Say one line, and maybe one action or emote').check();
+      await page.getByRole('button', { name: 'Answer and start' }).click();
       await page.locator('#partner-name .badge', { hasText: 'script' }).waitFor();
       await turn(page, 'Good evening, who might you be?');
       await page.locator('#log .partner .badge', { hasText: 'model' }).first().waitFor();

@@ -53,4 +53,31 @@ describe('allow and block lists', () => {
       await server.stop();
     }
   });
+
+  it('asks new workers the onboarding question once: right, they join the queue; wrong, the task ends for them', async () => {
+    const onboarding = { text: 'You will play a character.', question: 'How many lines a turn?', choices: ['one', 'five'], answer: 0 };
+    const server = await startCrowdServer({ onboarding });
+    try {
+      const good = await CrowdClient.join(server, 'garden-chat', 'GOOD');
+      expect(await good.next('onboarding')).toMatchObject({ question: 'How many lines a turn?', choices: ['one', 'five'] });
+      expect(JSON.stringify(good.frames)).not.toContain('"answer"');
+      good.send({ type: 'onboard', choice: 0 });
+      expect(await good.next('waiting')).toMatchObject({ position: 1 });
+      const bad = await CrowdClient.join(server, 'garden-chat', 'WRONG');
+      await bad.next('onboarding');
+      bad.send({ type: 'onboard', choice: 1 });
+      expect(await bad.next('closed')).toMatchObject({ message: expect.stringContaining('not a fit') });
+      await bad.close();
+      const again = await CrowdClient.join(server, 'garden-chat', 'WRONG');
+      expect(await again.next('closed')).toMatchObject({ message: expect.stringContaining('not a fit') });
+      await good.close();
+      // Passed once: asked no more.
+      const back = await CrowdClient.join(server, 'garden-chat', 'GOOD');
+      expect(await back.next('waiting')).toBeTruthy();
+      expect(back.frames.some((f) => f.type === 'onboarding')).toBe(false);
+      await back.close();
+    } finally {
+      await server.stop();
+    }
+  });
 });

@@ -39,6 +39,8 @@ describe('task files', () => {
     expect(fieldError({ ...good, warningSeconds: 60 })).toBe('task.json: warningSeconds: must be less than turnSeconds (60)');
     expect(fieldError({ ...good, checks: { minWords: -1 } })).toBe('task.json: checks.minWords: must be >= 0');
     expect(fieldError({ ...good, id: 'has space' })).toMatch(/^task\.json: id: must match pattern/);
+    expect(fieldError({ ...good, onboarding: { text: 't', question: 'q', choices: ['a', 'b'], answer: 2 } })).toBe('task.json: onboarding.answer: must be the index of one of the 2 choices (0-1)');
+    expect(fieldError({ ...good, onboarding: { text: 't', question: 'q', choices: ['a'], answer: 0 } })).toBe('task.json: onboarding.choices: must NOT have fewer than 2 items');
   });
 
   it('reads a file, resolving the world beside it', () => {
