@@ -160,7 +160,8 @@ function onFrame(f) {
     case 'paired':
       $('waiting').hidden = true;
       $('turn-form').hidden = false;
-      if (episode !== f.episode) $('log').replaceChildren();
+      // The server follows with the conversation so far.
+      $('log').replaceChildren();
       episode = f.episode;
       $('you-name').textContent = f.you.name;
       $('you-persona').textContent = f.you.persona;

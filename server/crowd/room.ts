@@ -442,6 +442,13 @@ export class CrowdRoom {
     seat.send(frame);
     const [look, state] = await Promise.all([this.host.look(seat.character), this.host.state(seat.character)]);
     seat.send({ type: 'log', who: 'system', text: look });
+    // The conversation so far (a worker who reloaded the page, or came back after a drop).
+    const names = new Map(setup.personas.map((p) => [p.id, p.name]));
+    for (const t of this.store.turns(ep.id)) {
+      const mine = t.speaker === seat.character;
+      const text = `${mine ? 'You' : names.get(t.speaker) ?? t.speaker}: ${t.say ? `"${t.say}"` : ''}${t.action ? ` (${t.action})` : ''}${t.emote ? ` (${t.emote})` : ''}`;
+      seat.send({ type: 'log', who: mine ? 'you' : 'partner', text, ...(!mine && t.provenance.kind !== 'human' ? { model: true } : {}) });
+    }
     if (state) seat.send({ type: 'state', ...state });
   }
 

@@ -63,6 +63,10 @@ describe.skipIf(!CHROMIUM)('crowd task pages in Chromium', () => {
       await b.locator('#log .partner', { hasText: 'Hello, lovely day' }).waitFor();
       await turn(b, 'It is indeed, my friend.', 'smile');
       await a.locator('#log .partner', { hasText: 'smiles' }).waitFor();
+      // Reloading the page keeps the seat and shows the conversation so far.
+      await a.reload();
+      await a.locator('#log .you', { hasText: 'You: "Hello, lovely day for it, is it not?"' }).waitFor();
+      await a.locator('#log .partner', { hasText: '"It is indeed, my friend." (smile)' }).waitFor();
       await turn(a, 'What brings you here today?');
       await turn(b, 'Only the fine weather and you.');
       await shot(a, 'crowd-pair-360');

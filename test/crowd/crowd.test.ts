@@ -116,10 +116,15 @@ describe('crowd room over real sockets', () => {
       const b = await CrowdClient.join(server, 'garden-chat', 'w2');
       const pa = await a.next('paired');
       await b.next('paired');
+      expect(await a.turn('Hello friend, how are you today?', 'smile')).toMatchObject({ type: 'accepted' });
+      expect(await b.turn('Very well, thank you for asking.')).toMatchObject({ type: 'accepted' });
       await a.close();
       await b.next('partner', (f) => f.status === 'away');
       const a2 = await CrowdClient.join(server, 'garden-chat', 'w1');
       expect((await a2.next('paired')).episode).toBe(pa.episode);
+      // The conversation so far comes back with the pairing.
+      expect((await a2.next('log', (f) => f.who === 'you')).text).toBe('You: "Hello friend, how are you today?" (smile)');
+      expect((await a2.next('log', (f) => f.who === 'partner')).text).toBe(`${pa.partner.name}: "Very well, thank you for asking."`);
       await b.next('partner', (f) => f.status === 'back');
       expect(await a2.turn('I am back again, sorry about that.')).toMatchObject({ type: 'accepted' });
       await a2.close();
