@@ -101,7 +101,14 @@ describe.skipIf(!CHROMIUM)('crowd task pages in Chromium', () => {
       await page.locator('#log .partner .badge', { hasText: 'model' }).first().waitFor();
       await page.locator('#log .partner', { hasText: 'Hello there, who are you?' }).waitFor();
       await shot(page, 'crowd-fallback-360');
-      await turn(page, 'I am just a traveller passing by.');
+      // A turn with the keyboard only: an emote button, then the line and Enter.
+      await page.locator('#say:not([disabled])').waitFor();
+      await page.locator('#emotes button[data-act="nod"]').focus();
+      await page.keyboard.press('Enter');
+      expect(await page.locator('#emotes button[data-act="nod"]').getAttribute('aria-pressed')).toBe('true');
+      await page.keyboard.type('I am just a traveller passing by.');
+      await page.keyboard.press('Enter');
+      await page.locator('#log .you', { hasText: 'You nod.' }).waitFor();
       await finishForm(page, 3);
     } finally {
       await page.close();
