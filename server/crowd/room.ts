@@ -374,7 +374,8 @@ export class CrowdRoom {
       return false;
     }
     const chars = await this.host.characters();
-    // After the await: another task's episode may have taken a room meanwhile.
+    // After the await: a worker may have left, another task's episode may have taken a room.
+    if (!workers.every((w) => st.links.has(w))) return false;
     const usedRooms = new Set([...this.live].map((e) => e.location));
     const rooms = shuffle(task.locations.filter((r) => !usedRooms.has(r)));
     const byId = new Map(chars.map((c) => [c.id, c]));
@@ -510,6 +511,7 @@ export class CrowdRoom {
         const state = await this.host.state(seat.character);
         if (!state?.validActions.includes(action)) problems.push(`"${action}" is not something you can do now; pick one of the action buttons, or none.`);
       }
+      if (ep.over) return;
       if (problems.length) {
         if (seat.unit) this.store.addCheck(seat.unit, { text: action ? `${text} [${action}]` : text, problems, at: Date.now() });
         return link.send({ type: 'refused', problems });
