@@ -8,6 +8,8 @@
 /** @typedef {import('../../server/net/protocol.ts').StateFrame} StateFrame */
 /** @typedef {import('../../server/net/protocol.ts').CharacterChoice} CharacterChoice */
 
+import { personMark, splitThings } from './ui.js';
+
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const log = $('log');
 const input = /** @type {HTMLInputElement} */ ($('input'));
@@ -56,19 +58,29 @@ function setPlaying(on) {
   if (on) input.focus();
 }
 
-/** @param {HTMLElement} box @param {{label: string, command?: string, title?: string}[]} items */
+/** @param {HTMLElement} box @param {{label: string, command?: string, title?: string, badge?: string}[]} items */
 function chips(box, items) {
   box.replaceChildren(
     ...items.map((item) => {
       const b = document.createElement('button');
       b.type = 'button';
       b.textContent = item.label;
-      if (item.title) b.title = item.title;
+      if (item.badge) {
+        const badge = document.createElement('span');
+        badge.className = 'badge';
+        badge.textContent = item.badge;
+        b.append(badge);
+      }
+      if (item.title) {
+        b.title = item.title;
+        b.setAttribute('aria-label', `${item.label}${item.badge ? ` (${item.badge})` : ''}: ${item.title}`);
+      }
       if (item.command) b.onclick = () => command(/** @type {string} */ (item.command));
       else b.disabled = true;
       return b;
     }),
   );
+  if (!items.length) box.replaceChildren(Object.assign(document.createElement('span'), { className: 'none', textContent: 'nothing' }));
 }
 
 /** @param {StateFrame} s */
@@ -76,10 +88,12 @@ function showState(s) {
   $('room-name').textContent = s.room.name;
   $('room-desc').textContent = s.room.description;
   chips($('exits'), s.room.exits.map((e) => ({ label: e.label, command: `go ${e.label}`, title: e.name })));
-  chips($('people'), s.people.map((p) => ({ label: p.player ? `${p.name} *` : p.name, command: `examine ${p.name}`, title: p.player ? 'played by a person' : '' })));
-  chips($('objects'), s.objects.map((o) => ({ label: o.name, command: `examine ${o.name}` })));
+  chips($('people'), s.people.map((p) => ({ label: p.name, command: `examine ${p.name}`, ...personMark(p) })));
+  const { room, others } = splitThings(s);
+  chips($('objects'), room.map((o) => ({ label: o.name, command: `examine ${o.name}`, })));
+  chips($('others'), others.map((o) => ({ label: `${o.name} (${o.holder}${o.rel === 'worn' ? ', worn' : o.rel === 'wielded' ? ', wielded' : ''})`, command: `examine ${o.name}` })));
   const c = s.character;
-  chips($('inventory'), [...c.carrying, ...c.wearing.map((o) => ({ ...o, name: `${o.name} (worn)` })), ...c.wielding.map((o) => ({ ...o, name: `${o.name} (wielded)` }))].map((o) => ({ label: o.name })));
+  chips($('inventory'), [...c.carrying, ...c.wearing.map((o) => ({ ...o, name: `${o.name} (worn)` })), ...c.wielding.map((o) => ({ ...o, name: `${o.name} (wielded)` }))].map((o) => ({ label: o.name, command: `examine ${o.name.replace(/ \((worn|wielded)\)$/, '')}` })));
   chips($('actions'), s.validActions.map((a) => ({ label: a, command: a })));
 }
 

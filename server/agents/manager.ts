@@ -284,6 +284,11 @@ export class AgentManager {
     }
   }
 
+  /** The model policy these characters use (loaded on first need), for others who need one (the crowd room's model partners). */
+  sharedPolicy(): Promise<Policy> {
+    return this.loadedPolicy();
+  }
+
   /** The policy, loaded on first need. */
   private async loadedPolicy(): Promise<Policy> {
     if (this.policy) return this.policy;
@@ -379,6 +384,8 @@ export class AgentManager {
   /** Something a model character perceived: remember it, and decide (with the others who saw it) who answers. */
   perceived(driver: ModelDriver, text: string, event: EventSummary): void {
     if (this.host.driverOf(event.actor)?.kind === 'human') driver.lastHumanAt = Date.now();
+    // A character whose driver asks to be left alone (a seat of a crowd episode): not answered, not remembered.
+    if (this.host.driverOf(event.actor)?.quiet) return;
     const entry = memoryEntry(text, event);
     if (entry) this.memory?.add(driver.id, { speaker: 'partner', who: event.actor, ...entry });
     if (event.action && (event.target === driver.id || event.type === 'give')) {

@@ -28,6 +28,8 @@ export interface Driver {
   readonly causeName?: string;
   /** Whether to compute a fresh CharacterState for this driver whenever its character's surroundings change. */
   readonly wantsState: boolean;
+  /** Model characters nearby leave this character alone: they do not answer what it says or does (a crowd episode's seats). */
+  readonly quiet?: boolean;
   /** Something the character perceived of another's action. */
   perceive(text: string, event: EventSummary): void;
   /** Fresh state after a change the character perceived (when wantsState). */
@@ -309,7 +311,11 @@ export class Host {
   }
 
   private annotate(s: CharacterState): CharacterState {
-    for (const p of s.people) p.player = this.drivers.get(p.id)?.kind === 'human';
+    for (const p of s.people) {
+      const kind = this.drivers.get(p.id)?.kind ?? null;
+      p.player = kind === 'human';
+      p.driver = kind;
+    }
     return s;
   }
 

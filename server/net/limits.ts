@@ -1,5 +1,6 @@
 /** Server options with their defaults, and the small pieces that enforce the limits. */
 import type { SyncMode } from '../store/db.js';
+import type { PartnerFactory } from '../crowd/partners.js';
 
 export interface LimitOptions {
   /** Largest websocket message; a larger one closes that connection with code 1009. */
@@ -94,6 +95,8 @@ export interface ServerOptions extends LimitOptions {
   guestTokenMs: number;
   /** fastify logger: false for none, true for pino at info, or pino options. */
   logger: boolean | { level: string };
+  /** The crowd room (server/crowd): who takes a seat no worker has (default: the bundled model), its sweep; false: no crowd routes. */
+  crowd?: { partner?: PartnerFactory; tickMs?: number } | false;
 }
 
 export const DEFAULT_LIMITS: LimitOptions = {

@@ -144,6 +144,8 @@ export interface ObjectView extends Thing {
 export interface PersonView extends Thing {
   /** A connected person plays this character (otherwise nobody does, or a program). */
   player: boolean;
+  /** Who drives it: a person, a model, a script, an outside agent, or nobody (null). Clients mark all but persons. */
+  driver?: 'human' | 'model' | 'script' | 'agent' | null;
 }
 
 export interface RoomView {

@@ -19,6 +19,10 @@ import { Connection, type ServerContext } from './connection.js';
 import { AddressBuckets, addressKey, ConnectionCounter, DEFAULT_OPTIONS, type ServerOptions } from './limits.js';
 import { Portal } from './portal.js';
 import { ServerStats } from './stats.js';
+import { CrowdRoom } from '../crowd/room.js';
+import { crowdRoutes } from '../crowd/routes.js';
+import { CrowdStore } from '../crowd/store.js';
+import { bundledModelPartner } from '../crowd/partners.js';
 import { listenTelnet, type TelnetListener } from './telnet-server.js';
 import { refuseWebsocket, SERVER_NAME, SERVER_VERSION, WsConnection } from './websocket.js';
 
@@ -40,6 +44,8 @@ export interface RunningServer {
   agentApi: AgentApi;
   /** Open connections (HTTP, websocket, telnet) from one address. */
   connectionsFrom(ip: string): number;
+  /** The crowd room (null when the server runs without it). */
+  crowd: CrowdRoom | null;
   /** Tell everyone, save, close every connection and the database. */
   close(reason?: string): Promise<void>;
 }
@@ -50,8 +56,13 @@ const CLIENT_FILES: Record<string, string> = {
   '/index.html': 'index.html',
   '/client.js': 'client.js',
   '/style.css': 'style.css',
+  '/crowd.js': 'crowd.js',
+  '/ui.js': 'ui.js',
+  '/admin.js': 'admin.js',
+  '/favicon.svg': 'favicon.svg',
+  '/favicon.ico': 'favicon.svg',
 };
-const CONTENT_TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+const CONTENT_TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', svg: 'image/svg+xml' };
 
 export async function startServer(options: Partial<ServerOptions> = {}): Promise<RunningServer> {
   const opts: ServerOptions = { ...DEFAULT_OPTIONS, ...options };
@@ -188,6 +199,11 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
         return reply.type(CONTENT_TYPES[file.split('.').pop()!] ?? 'application/octet-stream').send(body);
       });
     }
+    let crowd: CrowdRoom | null = null;
+    if (opts.crowd !== false) {
+      crowd = new CrowdRoom(liveHost, new CrowdStore(accountsDb), { partner: opts.crowd?.partner ?? bundledModelPartner({ shared: () => liveHost.agents?.sharedPolicy() ?? null }), log, ...(opts.crowd?.tickMs ? { tickMs: opts.crowd.tickMs } : {}) });
+      crowdRoutes(app, { room: crowd, accounts, counter, rate: { perSecond: opts.commandsPerSecond, burst: opts.commandBurst }, page: (file) => readFile(new URL(file, CLIENT_DIR)) });
+    }
     app.get('/protocol.ts', async (_req, reply) => reply.type('text/plain; charset=utf-8').send(await readFile(new URL('./protocol.ts', import.meta.url))));
     app.get('/ws', { websocket: true }, (socket, req) => {
       const peer = req.socket.remoteAddress ?? 'unknown';
@@ -249,7 +265,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     let closing: Promise<void> | null = null;
     closingNow = false;
     const running: RunningServer = {
-      opts, httpPort, telnetPort: telnet?.port ?? null, host, portal, accounts, app, agentApi,
+      opts, httpPort, telnetPort: telnet?.port ?? null, host, portal, accounts, app, agentApi, crowd,
       connectionsFrom: (ip) => counter.count(ip),
       close(reason = 'The server is shutting down; your character is saved.') {
         closing ??= (async () => {
@@ -258,6 +274,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
           clearInterval(heartbeat);
           stats.stop();
           log.info({ connections: connections.size, sessions: portal.sessions.size }, 'shutting down');
+          crowd?.close();
           for (const c of [...connections]) c.end(reason);
           portal.closeAll(reason);
           await agentApi.close();

@@ -46,7 +46,7 @@ describe('telnet play', () => {
     await t.guest('gardener');
     const w = await WsClient.open(server.wsUrl);
     const first = await w.guest('orc');
-    expect(first.people).toContainEqual({ id: 'gardener', name: 'gardener', player: true });
+    expect(first.people).toContainEqual({ id: 'gardener', name: 'gardener', player: true, driver: 'human' });
 
     t.line('say hello, orc');
     expect((await w.event('says')).text).toBe('The gardener says, "hello, orc"');

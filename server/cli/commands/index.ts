@@ -4,6 +4,7 @@ import { adminCommand } from './admin.js';
 import { backupCommand } from './backup.js';
 import { agentKeyCommand } from './agent-key.js';
 import { corpusCommand } from './corpus.js';
+import { crowdCommand } from './crowd.js';
 import { episodesCommand } from './episodes.js';
 import { evalCommand } from './eval.js';
 import { fitHybridCommand } from './fit-hybrid.js';
@@ -22,6 +23,7 @@ export const commands: Command[] = [
   evalCommand,
   fitHybridCommand,
   episodesCommand,
+  crowdCommand,
   validateCommand,
   agentKeyCommand,
 ];
