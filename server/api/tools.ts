@@ -125,6 +125,13 @@ export const TOOLS: ToolDef[] = [
   graph('drink', 'drink', 'Drink a drink you carry (it is gone afterwards).', { object: str(OBJECT) }, (a) => `drink ${clean(a.object)}`),
   graph('hit', 'hit', 'Hit another character in the room. Nothing breaks, but they and everyone here see it.', { character: str(CHARACTER) }, (a) => `hit ${clean(a.character)}`),
   graph('hug', 'hug', 'Hug another character in the room.', { character: str(CHARACTER) }, (a) => `hug ${clean(a.character)}`),
+  // LIGHT's other verbs (engine actions outside table 12; see the README's rules).
+  graph('equip', 'equip', 'Wear or wield an object you carry, as it affords (LIGHT\'s equip).', { object: str(OBJECT) }, (a) => `equip ${clean(a.object)}`),
+  graph('ingest', 'ingest', 'Eat or drink something you carry, as it affords (LIGHT\'s ingest).', { object: str(OBJECT) }, (a) => `ingest ${clean(a.object)}`),
+  graph('follow', 'follow', 'Follow another character in the room: when they leave, you go with them.', { character: str(CHARACTER) }, (a) => `follow ${clean(a.character)}`),
+  graph('unfollow', 'unfollow', 'Stop following whoever you follow.', {}, () => 'unfollow'),
+  graph('point', 'point', 'Point at a thing or a person here, or the way to a neighbouring room.', { at: str('What to point at: an object, a character, or an exit or room name.') }, (a) => `point ${clean(a.at)}`),
+  graph('wait', 'wait', 'Do nothing for a moment (others see you wait).', {}, () => 'wait'),
   {
     name: 'say', title: 'Say', kind: 'social', verb: 'say',
     description: 'Say something aloud to everyone in the room (at most 500 characters).',

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import type { RawData, WebSocket } from 'ws';
 import { World } from '../engine/world.js';
 import type { AccountStore } from '../store/accounts.js';
-import { TokenBucket, type ConnectionCounter } from '../net/limits.js';
+import { TokenBucket } from '../net/limits.js';
 import { loadWorld } from '../world-io/load-world.js';
 import { approvedEpisodes, exportTask } from './export.js';
 import { parseCrowdFrame, type CrowdServerFrame } from './protocol.js';
@@ -35,8 +35,11 @@ const ADMIN_TOKEN_MS = 12 * 3600_000;
 export interface CrowdRoutesOptions {
   room: CrowdRoom;
   accounts: AccountStore;
-  /** The server's connection limits (shared with /ws) and its command rate per connection. */
-  counter?: ConnectionCounter;
+  /**
+   * The server's connection limits (shared with /ws): the client's address, and why it is refused
+   * (null: admitted; counted until the socket closes). Absent: no limits.
+   */
+  admit?: (socket: WebSocket, req: FastifyRequest) => { ip: string; refusal: string | null };
   rate?: { perSecond: number; burst: number };
   /** Reads a file of clients/web. */
   page(file: string): Promise<Buffer>;
@@ -87,8 +90,7 @@ export function crowdRoutes(app: FastifyInstance, opts: CrowdRoutesOptions): voi
 
   // ---- the worker's websocket ----
   app.get('/crowd/ws', { websocket: true }, (socket: WebSocket, req) => {
-    const ip = req.socket.remoteAddress ?? 'unknown';
-    const refusal = opts.counter?.open(ip) ?? null;
+    const { ip, refusal } = opts.admit?.(socket, req) ?? { ip: req.socket.remoteAddress ?? 'unknown', refusal: null };
     if (refusal) {
       socket.send(JSON.stringify({ type: 'closed', message: refusal } satisfies CrowdServerFrame));
       socket.close(1013, 'too many connections');
@@ -136,7 +138,6 @@ export function crowdRoutes(app: FastifyInstance, opts: CrowdRoutesOptions): voi
       });
     });
     socket.on('close', () => {
-      opts.counter?.close(ip);
       if (joined) room.leave(joined.task, joined.worker, link);
     });
     socket.on('error', () => {});

@@ -6,7 +6,8 @@
  *   ... server.httpPort, server.telnetPort ...
  *   await server.close();
  */
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
 import fastifyWebsocket from '@fastify/websocket';
 import { readFile } from 'node:fs/promises';
 import type { Socket } from 'node:net';
@@ -136,10 +137,14 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
       if (refusal) return reply.code(503).header('connection', 'close').header('retry-after', '10').send({ error: 'too_many_connections', message: refusal });
       const peer = req.socket.remoteAddress ?? 'unknown';
       const ip = addressKey(trusted.has(peer) ? req.ip : peer);
-      if (!httpRequests.take(ip)) {
+      // Outside agents' calls (MCP, the step API) are moves in the game, as websocket frames are: they
+      // share the address's frame budget, not the budget of pages and API reads.
+      const agentCall = req.url.startsWith('/mcp') || req.url.startsWith('/api/agent/');
+      if (agentCall ? !addressFrames.take(ip) : !httpRequests.take(ip)) {
+        const [rate, burst] = agentCall ? [opts.framesPerSecondPerIp, opts.frameBurstPerIp] : [opts.httpRequestsPerIp, opts.httpBurstPerIp];
         return reply.code(429).header('retry-after', '1').send({
           error: 'rate_limited',
-          message: `Too many requests from your address: at most ${opts.httpRequestsPerIp} a second (bursts of ${opts.httpBurstPerIp}).`,
+          message: `Too many ${agentCall ? 'agent calls' : 'requests'} from your address: at most ${rate} a second (bursts of ${burst}).`,
         });
       }
     });
@@ -199,26 +204,31 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
         return reply.type(CONTENT_TYPES[file.split('.').pop()!] ?? 'application/octet-stream').send(body);
       });
     }
+    /**
+     * A websocket's address and whether it may stay: through a trusted proxy the client's address
+     * (X-Forwarded-For) is counted here, until the socket closes; otherwise its TCP connection was
+     * counted when accepted (above), and refused then if over the limits.
+     */
+    const admitWebsocket = (socket: WebSocket, req: FastifyRequest): { ip: string; refusal: string | null } => {
+      const peer = req.socket.remoteAddress ?? 'unknown';
+      if (trusted.has(peer)) {
+        const ip = addressKey(req.ip);
+        const refusal = counter.open(ip);
+        if (!refusal) socket.once('close', () => counter.close(ip));
+        return { ip, refusal };
+      }
+      return { ip: addressKey(peer), refusal: (req.raw.socket as RefusableSocket)[REFUSAL] ?? null };
+    };
     let crowd: CrowdRoom | null = null;
     if (opts.crowd !== false) {
       crowd = new CrowdRoom(liveHost, new CrowdStore(accountsDb), { partner: opts.crowd?.partner ?? bundledModelPartner({ shared: () => liveHost.agents?.sharedPolicy() ?? null }), log, ...(opts.crowd?.tickMs ? { tickMs: opts.crowd.tickMs } : {}) });
-      crowdRoutes(app, { room: crowd, accounts, counter, rate: { perSecond: opts.commandsPerSecond, burst: opts.commandBurst }, page: (file) => readFile(new URL(file, CLIENT_DIR)) });
+      crowdRoutes(app, { room: crowd, accounts, admit: admitWebsocket, rate: { perSecond: opts.commandsPerSecond, burst: opts.commandBurst }, page: (file) => readFile(new URL(file, CLIENT_DIR)) });
     }
     app.get('/protocol.ts', async (_req, reply) => reply.type('text/plain; charset=utf-8').send(await readFile(new URL('./protocol.ts', import.meta.url))));
     app.get('/ws', { websocket: true }, (socket, req) => {
-      const peer = req.socket.remoteAddress ?? 'unknown';
-      if (trusted.has(peer)) {
-        // Through a trusted proxy: the client's address (X-Forwarded-For) is counted and limited.
-        const ip = addressKey(req.ip);
-        const refusal = counter.open(ip);
-        if (refusal) return refuseWebsocket(socket, refusal);
-        socket.once('close', () => counter.close(ip));
-        return new WsConnection(ctx, ip, socket).start();
-      }
-      // Counted when its TCP connection was accepted (above).
-      const refusal = (req.raw.socket as RefusableSocket)[REFUSAL];
+      const { ip, refusal } = admitWebsocket(socket, req);
       if (refusal) return refuseWebsocket(socket, refusal);
-      new WsConnection(ctx, addressKey(peer), socket).start();
+      new WsConnection(ctx, ip, socket).start();
     });
 
     await app.listen({ port: opts.httpPort, host: opts.host });

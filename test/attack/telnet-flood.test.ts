@@ -37,7 +37,7 @@ describe('telnet flood', () => {
     // ...which its IAC SE finally closes; then the session goes on.
     t.write(Buffer.of(IAC, SE));
     t.line('guest kitty');
-    await t.waitFor('You are now kitty');
+    await t.waitFor('You are now the kitty');
     const telnetLogs = logs.filter((l) => typeof l.msg === 'string' && (l.msg as string).startsWith('telnet'));
     expect(telnetLogs.filter((l) => l.code === 'bad_subnegotiation')).toHaveLength(1);
     expect(telnetLogs.filter((l) => l.code === 'subnegotiation_too_long')).toHaveLength(1);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startCrowdServer } from '../crowd/helpers.js';
-import type { TestServer } from '../server/helpers.js';
+import { makeAdmin, type TestServer } from '../server/helpers.js';
 import type { CrowdTask } from '../../server/crowd/task.js';
 import { CHROMIUM, launch, overflowX, shot, watch } from './browser.js';
 
@@ -116,7 +116,7 @@ describe.skipIf(!CHROMIUM)('crowd task pages in Chromium', () => {
   });
 
   it('lets an admin log in, see ratings, reports and checks, approve units and export them', async () => {
-    await server.accounts.register('boss', 'secret-1');
+    await makeAdmin(server, 'boss', 'secret-1');
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     const w = watch(page);
     try {

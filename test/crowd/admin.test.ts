@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { crowdCommand } from '../../server/cli/commands/crowd.js';
-import { tempDir, writeLittleWorld } from '../server/helpers.js';
+import { makeAdmin, tempDir, writeLittleWorld } from '../server/helpers.js';
 import { CrowdClient, startCrowdServer, writeTaskFile } from './helpers.js';
 
 const spec = {
@@ -67,7 +67,7 @@ describe('review and export', () => {
     const server = await startCrowdServer({ modelFallbackSeconds: 0, turns: 4 });
     const base = `http://127.0.0.1:${server.httpPort}`;
     try {
-      await server.accounts.register('boss', 'secret-1');
+      await makeAdmin(server, 'boss', 'secret-1');
       await server.accounts.register('pleb', 'secret-2');
       // two episodes, each a worker with the scripted partner
       for (const w of ['worker-1', 'worker-2']) {

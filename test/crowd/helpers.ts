@@ -31,7 +31,7 @@ export function taskSpec(world: string, over: Partial<CrowdTask> = {}): CrowdTas
 
 /** A server with the crowd room (scripted partner, fast sweep) and a task. */
 export async function startCrowdServer(task: Partial<CrowdTask> = {}, opts: Partial<ServerOptions> = {}): Promise<TestServer & { task: CrowdTask }> {
-  const server = await startTestServer({ crowd: { partner: scriptPartner, tickMs: 100 }, admins: ['boss'], ...opts });
+  const server = await startTestServer({ crowd: { partner: scriptPartner, tickMs: 100 }, ...opts });
   const spec = taskSpec(server.world, task);
   server.crowd!.store.createTask(spec);
   return Object.assign(server, { task: spec });

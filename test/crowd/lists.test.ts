@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { crowdCommand } from '../../server/cli/commands/crowd.js';
 import { CrowdClient, startCrowdServer } from './helpers.js';
+import { makeAdmin } from '../server/helpers.js';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -39,7 +40,7 @@ describe('allow and block lists', () => {
       expect(await back.next('waiting')).toBeTruthy();
       await back.close();
 
-      await server.accounts.register('boss', 'secret-1');
+      await makeAdmin(server, 'boss', 'secret-1');
       const login = await fetch(`${base}/crowd/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'boss', password: 'secret-1' }) });
       const { token } = (await login.json()) as { token: string };
       const pseudonym = server.crowd!.store.pseudonym('OTHER');
