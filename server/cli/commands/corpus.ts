@@ -54,8 +54,8 @@ export const corpusCommand: Command = {
     'one carries, wears and wields, and each one\'s valid actions (for writers of episodes).',
     'state: the same, after the first N turns of a written episode have been replayed.',
     'export: write the corpus in ParlAI\'s LIGHT text format, one file per split and task',
-    '(DIR/parlai/{train,valid,test_seen,test_unseen}.{dialogue,action,emote}.txt; splits from',
-    'DIR/splits.json), with 19 distractor utterances from other episodes per dialogue example.',
+    '(OUT/{train,valid,test_seen,test_unseen}.{dialogue,action,emote}.txt, OUT by default DATA/parlai;',
+    'splits from DATA/splits.json), with 19 distractor utterances from other episodes per dialogue example.',
     '',
     'Replays every episode of a JSONL file or directory in the engine (each action must execute',
     'exactly as written), checks turn counts and looks for duplicated episodes and lines.',
@@ -64,6 +64,7 @@ export const corpusCommand: Command = {
     '  --data PATH     episodes (default: world-data/episodes)',
     '  --world PATH    the world they are set in (default: the bundled world plus world-data/settings)',
     '  --min-turns N   fewest turns an episode may have (default 8)',
+    '  --out DIR       export: where the ParlAI files go (default: DATA/parlai); files there are replaced',
   ].join('\n'),
   async run(args) {
     const { opts, rest } = parseOptions(args, { data: 'string', world: 'string', 'min-turns': 'string', id: 'string', turn: 'string', out: 'string', seed: 'string' });
