@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { crowdCommand } from '../../server/cli/commands/crowd.js';
+import { evalCommand } from '../../server/cli/commands/eval.js';
+import { episodesCommand } from '../../server/cli/commands/episodes.js';
 import { makeAdmin, tempDir, writeLittleWorld } from '../server/helpers.js';
 import { CrowdClient, startCrowdServer, writeTaskFile } from './helpers.js';
 
@@ -114,6 +116,11 @@ describe('review and export', () => {
       expect(readFileSync(join(out, 'episodes.jsonl'), 'utf8')).toBe(jsonl.text);
       for (const f of ['crowd.dialogue.txt', 'crowd.action.txt', 'crowd.emote.txt']) expect(existsSync(join(out, f))).toBe(true);
       expect(readFileSync(join(out, 'crowd.emote.txt'), 'utf8')).toContain('labels:wave');
+      // What was exported is what the project's tools read: eval scores it, the engine replays it.
+      expect(await evalCommand.run(['--task', 'dialogue', '--data', join(out, 'crowd.dialogue.txt'), '--baseline', 'ir'])).toBe(0);
+      expect(io.out.at(-1)).toMatch(/"n":4/);
+      expect(await episodesCommand.run(['--verify', join(out, 'episodes.jsonl'), '--world', server.world])).toBe(0);
+      expect(io.out.at(-1)).toMatch(/verified 1 episodes \(4 turns, \d+ actions\) against .*: 0 mismatches, 0 malformed lines/);
       // The soft-rejected worker (the first episode's: the list is newest first) gets no more units.
       expect(detail.episodes[1].units[0].worker).toBe(server.crowd!.store.pseudonym('worker-1'));
       const again = await CrowdClient.join(server, 'garden-chat', 'worker-1');
