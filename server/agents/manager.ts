@@ -22,7 +22,8 @@ import { createWriteStream, readFileSync, existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { emoteThirdPerson } from '../engine/emotes.js';
 import { EMOTES, Rng, World } from '../engine/index.js';
-import type { Driver, Host, Log } from '../host/host.js';
+import type { Driver, Log } from '../host/driver.js';
+import type { AgentHost } from './agent-host.js';
 import type { CharacterInfo } from '../host/types.js';
 import type { EventSummary } from '../net/protocol.js';
 import { loadWorld } from '../world-io/load-world.js';
@@ -233,7 +234,7 @@ export class AgentManager {
   /** Token bucket for turns not caused by a person. */
   private bucket = { tokens: 0, at: 0 };
 
-  private constructor(readonly host: Host, private opts: AgentsOptions, private policy: Policy | null, memory: AgentMemory | null) {
+  private constructor(readonly host: AgentHost, private opts: AgentsOptions, private policy: Policy | null, memory: AgentMemory | null) {
     this.log = opts.log ?? silent;
     this.rng = new Rng(opts.seed ?? 1);
     this.memory = memory;
@@ -241,7 +242,7 @@ export class AgentManager {
   }
 
   /** Drive the characters the world file (or `opts.drive`) gives to models and scripts. */
-  static async start(host: Host, opts: AgentsOptions = {}): Promise<AgentManager> {
+  static async start(host: AgentHost, opts: AgentsOptions = {}): Promise<AgentManager> {
     const memory = opts.memory === false ? null : opts.memory instanceof AgentMemory ? opts.memory : AgentMemory.open(opts.memory ?? host.config.db);
     const manager = new AgentManager(host, opts, opts.policy ?? null, memory);
     try {
@@ -627,28 +628,3 @@ export function memoryEntry(text: string, event: EventSummary): { kind: 'say' | 
 }
 
 /** The help line of the admin command below. */
-export const DRIVE_HELP = '  @drive WHO model|idle|script FILE   who drives a character (not one a person plays); @drive list';
-
-/**
- * The admin command `@drive WHO model|idle|script FILE` (and `@drive list`), for the server's
- * command table: switches a character's policy at run time, starting the agents if none run yet.
- */
-export async function driveCommand(host: Host, args: string): Promise<string> {
-  const words = args.trim().split(/\s+/).filter(Boolean);
-  const agents = host.agents ?? (await host.startAgents({}, true));
-  if (!agents) return 'The agents could not start; see the server log.';
-  if (words[0] === 'list' || !words.length) {
-    const list = agents.list();
-    return list.length ? list.map((d) => `  ${d.id.padEnd(28)} ${d.kind}${d.file ? ` ${d.file}` : ''}`).join('\n') : 'No character is driven by a model or a script.';
-  }
-  const kindAt = words.findIndex((w) => ['model', 'idle', 'script', 'scripted'].includes(w.toLowerCase()));
-  if (kindAt < 1) return 'Usage: @drive WHO model|idle|script FILE, or @drive list.';
-  const who = words.slice(0, kindAt).join(' ');
-  const kind = words[kindAt]!.toLowerCase();
-  const file = words.slice(kindAt + 1).join(' ');
-  if (kind.startsWith('script')) {
-    if (!file) return 'Usage: @drive WHO script FILE (a file of commands on the server).';
-    return agents.setPolicy(who, 'scripted', { script: file });
-  }
-  return agents.setPolicy(who, kind as AgentKind);
-}

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Rng } from '../engine/rng.js';
 import type { World } from '../engine/world.js';
 import type { Episode } from '../episodes/episode.js';
-import { episodeExamples, toParlai, type Example } from '../../models/training/dataset.js';
+import { episodeExamples, toParlai, type Example } from '../episodes/examples.js';
 import type { CrowdStore, EpisodeRow, Provenance, UnitRow } from './store.js';
 
 export interface CrowdEpisode extends Episode {

@@ -11,7 +11,7 @@ import type { Account, AccountStore } from '../store/accounts.js';
 import { TokenBucket, type AddressBuckets, type ConnectionCounter, type ServerOptions } from './limits.js';
 import type { LoginResult, Portal, Session, SessionLink } from './portal.js';
 import type { ServerStats } from './stats.js';
-import { DRIVE_HELP, driveCommand } from '../agents/manager.js';
+import { DRIVE_HELP, driveCommand } from '../agents/drive-command.js';
 import { cleanText } from './clean-text.js';
 import { describeStorageFault } from '../store/db.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Command } from '../command.js';
 import { intOption, parseOptions, UsageError } from '../command.js';
 import { Rng } from '../../engine/rng.js';
-import { episodeExamples, splitOf, SPLITS, toParlai, type Example, type Split, type SplitConfig } from '../../../models/training/dataset.js';
+import { episodeExamples, splitOf, SPLITS, toParlai, type Example, type Split, type SplitConfig } from '../../episodes/examples.js';
 import { CORPUS_WORLD, loadWorld } from '../../world-io/load-world.js';
 import { World } from '../../engine/world.js';
 import { checkCorpus } from '../../episodes/corpus-check.js';

@@ -8,7 +8,7 @@ import { World } from '../../engine/world.js';
 import { parseEpisodes } from '../../episodes/episode.js';
 import { DEFAULT_WORLD, loadWorld } from '../../world-io/load-world.js';
 import { DEFAULT_DB } from '../../store/db.js';
-import { episodeExamples, toParlai, type Example } from '../../../models/training/dataset.js';
+import { episodeExamples, toParlai, type Example } from '../../episodes/examples.js';
 import { runEpisodes, verifyEpisodes, type ModelEpisode } from '../../agents/episodes.js';
 import { EpisodeStore } from '../../agents/episode-store.js';
 import { defaultModelDir, loadPolicy } from '../../agents/load.js';
