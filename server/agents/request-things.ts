@@ -77,8 +77,18 @@ export interface Named {
  * holds. Plurals name the singular ("the apples"). Differently named things equally good: a question.
  */
 export function objectNamed(world: World, self: NodeId, phrase: string): Named {
+  const found = namedBy(world, self, phrase.trim().split(/\s+/));
+  if (found.object || found.which) return found;
+  // "the little rag" for the polishing rag: words that only describe (size, age, liking) name nothing.
+  const plain = phrase.trim().split(/\s+/).filter((w) => !DESCRIBING.has(w.toLowerCase()));
+  return plain.length && plain.length < phrase.trim().split(/\s+/).length ? namedBy(world, self, plain) : found;
+}
+
+/** Words a person adds to a thing's name that tell nothing of which thing: "that little rag". */
+const DESCRIBING = new Set(['little', 'small', 'tiny', 'wee', 'big', 'large', 'huge', 'old', 'nice', 'lovely', 'pretty', 'fine', 'good', 'shiny', 'that', 'this', 'those', 'these']);
+
+function namedBy(world: World, self: NodeId, words: string[]): Named {
   const pool = world.visibleFrom(self).filter((id) => world.object(id));
-  const words = phrase.trim().split(/\s+/);
   const last = words[words.length - 1] ?? '';
   const heads = [last, ...singulars(last)];
   for (const head of heads) {

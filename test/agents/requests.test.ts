@@ -273,6 +273,10 @@ describe('requests people actually type (bundled world)', () => {
     row('coast-net-mender', 'coast-dockhand', 'Could you please give me something to drink?', [], "I don't have anything to drink.");
     row('coast-net-mender', 'coast-dockhand', 'Give me something to wear.', [], "I'm wearing the woollen shawl; I'd have to take it off first.");
     row('coast-fishmonger', 'coast-fishwife', 'Give me your ale.', [], "I don't have any ale.");
+    // words that only describe name nothing: the lamp girl's "little rag" is her polishing rag
+    row('coast-lamp-girl', 'coast-fishwife', 'I want the little rag.', ['give polishing rag to fishwife']);
+    row('coast-lamp-girl', 'coast-fishwife', 'Give me that old shell.', ['give spiral seashell to fishwife']);
+    row('coast-lamp-girl', 'coast-fishwife', 'Give me the golden rag.', [], "I don't have a golden rag.");
     row('town-innkeeper', 'town-barmaid', 'Give me the clay mug and the pewter mug.', ['get clay mug from oak bar', 'give clay mug to barmaid', 'get pewter mug from scarred table', 'give pewter mug to barmaid']);
     row('town-innkeeper', 'town-barmaid', 'Hand me the clay mug from the bar.', ['get clay mug from oak bar', 'give clay mug to barmaid']);
     row('farm-miller', 'farm-mill-apprentice', 'Hand me your pick and your apron.', ['give mill pick to mill apprentice', 'remove floury apron', 'give floury apron to mill apprentice']);
