@@ -62,6 +62,23 @@ export const HELD_OUT_LINES = [
   'Well, I should be going. Take care!',
 ];
 
+/**
+ * Lines for choosing the ranker's settings by reading the replies (in neither probe above, nor in
+ * any writing brief): the two probes stay a test.
+ */
+export const DEV_LINES = [
+  "Good evening! Cold tonight, isn't it?",
+  'Where are you from?',
+  'Is there somewhere I could sleep tonight?',
+  'Who is in charge around here?',
+  "I'm so tired. I've been walking all day.",
+  'Do you know any good stories?',
+  'Are you married?',
+  'What would you do with a bag of gold?',
+  "Sorry, I didn't mean to bother you.",
+  'Farewell, friend.',
+];
+
 const pct = (x: number) => Number((x * 100).toFixed(2));
 
 export default async function conversation(ctx: BenchContext): Promise<void> {
@@ -98,7 +115,7 @@ export default async function conversation(ctx: BenchContext): Promise<void> {
 }
 
 /** One scripted conversation said to a dozen model characters; rates printed, transcript written to `out`. */
-async function probe(ctx: BenchContext, world: World, policy: Policy, checker: LineJudge, model: string, name: string, lines: readonly string[], out: string): Promise<void> {
+export async function probe(ctx: Pick<BenchContext, 'report'>, world: World, policy: Policy, checker: LineJudge, model: string, name: string, lines: readonly string[], out: string): Promise<void> {
   const chars = world.characters().filter((c) => c.policy === 'model');
   const k = Math.min(chars.length, Number(process.env.CONVERSATION_CHARACTERS ?? 12));
   const picked = Array.from({ length: k }, (_, i) => chars[Math.floor((i * chars.length) / k)]!);

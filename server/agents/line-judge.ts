@@ -32,6 +32,8 @@ export interface LineMeta {
 
 export interface Scene {
   selfName: string;
+  /** The speaker's persona (whose lines fit it: reply-examples.ts). */
+  selfPersona?: string;
   partnerName?: string;
   /** Everyone else present. */
   present: string[];

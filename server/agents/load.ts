@@ -13,6 +13,7 @@ import { Hybrid } from '../../models/runtime/hybrid.js';
 import { CORPUS_WORLD, loadWorld } from '../world-io/load-world.js';
 import { World as WorldClass } from '../engine/world.js';
 import { LineJudge, PoolLines, worldProperNames } from './line-judge.js';
+import { ReplyExamples } from './reply-examples.js';
 import { Policy, type PolicyOptions, type Thresholds } from './policy.js';
 import { tunedThresholds, type TuneResult } from './thresholds.js';
 
@@ -42,7 +43,9 @@ export function crossEncoderHelps(modelDir: string): boolean {
 /** Utterances reranked by the cross-encoder in live play by default (0 when it does not help, see crossEncoderHelps). */
 export const DEFAULT_LIVE_RERANK = 10;
 
-export interface LoadPolicyOptions extends Omit<PolicyOptions, 'thresholds' | 'rerank'> {
+export interface LoadPolicyOptions extends Omit<PolicyOptions, 'thresholds' | 'rerank' | 'examples'> {
+  /** Use the corpus's replies to similar lines and who said them (default true; reply-examples.ts). */
+  examples?: boolean;
   /** Cross-encoder rerank of the best k utterances; 'auto' (default): DEFAULT_LIVE_RERANK when the model's cross-encoder helps, else 0. */
   rerank?: number | 'auto';
   /** Model directory (default models/default, or $LIGHTMUD_MODEL). */
@@ -101,16 +104,18 @@ export function memoiseTokens(tokenizer: Tokenizer, limit = 100_000): void {
  * The rules on retrieved lines (line-judge.ts), with who said each corpus line to whom (from the
  * written episodes in the corpus world) and the proper names the live world may mention.
  */
-export function lineJudge(texts: string[], world: World | undefined): LineJudge {
-  let corpusWorld: World | undefined;
-  let episodes: ReturnType<typeof readEpisodeFiles>['episodes'] = [];
+/** The corpus world (the bundled world plus the corpus settings) and the written episodes set in it. */
+function corpus(): { corpusWorld?: World; episodes: ReturnType<typeof readEpisodeFiles>['episodes'] } {
   try {
-    corpusWorld = new WorldClass(loadWorld(CORPUS_WORLD, { seed: 1 }).state);
-    if (existsSync(DEFAULT_EPISODES)) episodes = readEpisodeFiles(DEFAULT_EPISODES).episodes;
+    const corpusWorld = new WorldClass(loadWorld(CORPUS_WORLD, { seed: 1 }).state);
+    return { corpusWorld, episodes: existsSync(DEFAULT_EPISODES) ? readEpisodeFiles(DEFAULT_EPISODES).episodes : [] };
   } catch {
-    corpusWorld = undefined; // without the corpus world, the checks that need no metadata still apply
+    return { episodes: [] }; // without the corpus world, the checks that need no metadata still apply
   }
-  return new LineJudge(new PoolLines(texts, episodes, corpusWorld), world ? worldProperNames(world) : new Set());
+}
+
+export function lineJudge(texts: string[], world: World | undefined, c = corpus()): LineJudge {
+  return new LineJudge(new PoolLines(texts, c.corpusWorld ? c.episodes : [], c.corpusWorld), world ? worldProperNames(world) : new Set());
 }
 
 export function defaultModelDir(): string {
@@ -134,8 +139,11 @@ export async function loadPolicy(opts: LoadPolicyOptions = {}): Promise<LoadedPo
   // The pool's embeddings stay in JavaScript too when the hybrid adds word-overlap candidates (their bi-encoder scores).
   const pool = await ranker.buildPool(texts, { cacheDir, name: `dialogue-${ranker.biEncoder.fingerprint.slice(0, 12)}`, keepEmbeddings: !!hybrid });
   const rerank = hybrid ? 0 : opts.rerank === undefined || opts.rerank === 'auto' ? (crossEncoderHelps(modelDir) ? DEFAULT_LIVE_RERANK : 0) : opts.rerank;
-  const judge = opts.judge ?? lineJudge(texts, opts.world);
-  const policy = new Policy(ranker, pool, { rerank, historyLimit: opts.historyLimit, hybrid, judge, wordCandidates: opts.wordCandidates });
+  const written = corpus();
+  const judge = opts.judge ?? lineJudge(texts, opts.world, written);
+  // Replies to lines like the one heard, and who said them (with the hybrid's IDF from the training split).
+  const examples = hybrid && opts.examples !== false && written.episodes.length ? new ReplyExamples(written.episodes, written.corpusWorld, hybrid.freq) : undefined;
+  const policy = new Policy(ranker, pool, { rerank, historyLimit: opts.historyLimit, hybrid, judge, wordCandidates: opts.wordCandidates, examples, exampleWeights: opts.exampleWeights });
   // Who may be named in what a character says (see Policy.namesAbsent): the world's characters, by
   // their names and by the proper names in them ("Jory", "Blackwick"; not titles like "Father").
   const TITLES = /^(father|mother|brother|sister|baroness|baron|lord|lady|sir|dame|master|mistress|old|young|the|captain)$/i;

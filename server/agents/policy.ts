@@ -19,6 +19,7 @@ import { actionParts, ASK, headWord, Hybrid, undoes, type ContextEvidence } from
 import { irWords } from '../../models/runtime/lexical.js';
 import { LexicalIndex } from '../../models/runtime/lexical.js';
 import { LineJudge, type Scene } from './line-judge.js';
+import type { ReplyExamples } from './reply-examples.js';
 import { formatContext, type ContextTask, type HistoryEntry } from './context.js';
 import { cueOf, FEAR_EMOTES } from './cues.js';
 import type { AgentView } from './view.js';
@@ -73,6 +74,27 @@ export interface PolicyOptions {
   hybrid?: Hybrid;
   /** Rules on retrieved lines (who they were written to, names, claims, repeats). */
   judge?: LineJudge;
+  /**
+   * Replies the corpus gave to lines like the partner's, and who gave them (reply-examples.ts):
+   * with the hybrid model, their replies join the candidates, and every candidate is scored up by
+   * how like the line heard its prompt was and how like this speaker its speakers were.
+   */
+  examples?: ReplyExamples;
+  /** Weights of those two scores on the hybrid's scale (default EXAMPLE_WEIGHTS). */
+  exampleWeights?: ExampleWeights;
+}
+
+/** Replies to lines like the partner's that join the candidates, at most (the best by likeness): a line answered in many ways ("Hello.") adds no more. */
+export const ANALOGOUS_REPLIES = 200;
+
+/** Chosen by reading the replies to a development probe (bench/conversation.bench.ts, DEV_LINES). */
+export const EXAMPLE_WEIGHTS: ExampleWeights = { prompt: 6, answer: 15, role: 2 };
+
+/** Added to a candidate's hybrid score: prompt * s + answer * s * r + role * r, for s how like the line heard its prompt was and r how like this speaker its speakers were. */
+export interface ExampleWeights {
+  prompt: number;
+  answer: number;
+  role: number;
 }
 
 export const DEFAULT_THRESHOLDS: Thresholds = { action: 0.35, emote: 0.35 };
@@ -175,6 +197,7 @@ export function sceneOf(view: AgentView, history: HistoryEntry[]): Scene {
   const said = new Set(history.filter((e) => e.kind === 'say').map((e) => e.text.toLowerCase().trim()));
   return {
     selfName: view.facts.self.name,
+    selfPersona: view.facts.self.persona,
     partnerName: view.partner?.name,
     present: view.others.map((o) => o.name),
     objects: view.objects,
@@ -209,6 +232,78 @@ export class Policy {
     this.wordCandidates = Math.max(0, opts.wordCandidates ?? 0);
     this.hybrid = opts.hybrid;
     this.judge = opts.judge;
+    this.examples = opts.examples;
+    this.exampleWeights = opts.exampleWeights ?? EXAMPLE_WEIGHTS;
+  }
+
+  readonly examples?: ReplyExamples;
+  exampleWeights: ExampleWeights;
+  private poolRow?: Map<string, number>;
+
+  /** The corpus characters' persona embeddings (unit vectors), computed once. */
+  private corpusPersonas?: Promise<Map<string, Float32Array>>;
+
+  /** The bi-encoder's cosine of a persona with each corpus character's (for ReplyExamples.roleFit). */
+  private async personaSimilarity(persona: string): Promise<(id: string) => number | undefined> {
+    const ex = this.examples!;
+    this.corpusPersonas ??= (async () => {
+      const ids = [...ex.personaTexts.keys()];
+      const emb = await this.embed(ids.map((id) => ex.personaTexts.get(id)!));
+      return new Map(ids.map((id) => [id, emb.get(ex.personaTexts.get(id)!)!]));
+    })();
+    const all = await this.corpusPersonas;
+    const me = (await this.embed([persona])).get(persona)!;
+    const memo = new Map<string, number>();
+    return (id) => {
+      let v = memo.get(id);
+      if (v === undefined) {
+        const e = all.get(id);
+        if (!e) return undefined;
+        memo.set(id, (v = Policy.dot(me, e)));
+      }
+      return v;
+    };
+  }
+
+  /**
+   * Candidates from the corpus's replies to lines like `line`, each with how like `line` its prompt
+   * was (half TF-IDF cosine, half the bi-encoder's cosine of the two lines; best over its prompts).
+   */
+  async analogous(lines: (string | undefined)[]): Promise<Map<string, number>[]> {
+    const out = lines.map(() => new Map<string, number>());
+    const emb = this.pool.embeddings;
+    const ex = this.examples;
+    if (!ex || !emb) return out;
+    const asked = lines.map((l, i) => ({ l, i })).filter((x): x is { l: string; i: number } => !!x.l);
+    if (!asked.length) return out;
+    this.poolRow ??= new Map(this.pool.texts.map((t, i) => [t, i]));
+    // one encoding call and one search for the whole batch
+    const vecs = await this.embed(asked.map((a) => a.l));
+    const d = this.ranker.biEncoder.dim;
+    const flat = new Float32Array(asked.length * d);
+    asked.forEach((a, j) => flat.set(vecs.get(a.l)!, j * d));
+    const near = await this.pool.search(flat, 100);
+    asked.forEach(({ l: line, i }, j) => {
+      const v = vecs.get(line)!;
+      // Prompts alike by words, and by the bi-encoder (lines it places near the one heard).
+      const prompts = new Map<string, number>(ex.similarPrompts(line, 40).map((p) => [p.prompt, p.lexical]));
+      for (const h of near[j] ?? []) {
+        const t = this.pool.texts[h.index]!;
+        if (!prompts.has(t) && ex.repliesTo(t).length) prompts.set(t, ex.wordSimilarity(line, t));
+      }
+      for (const [prompt, lexical] of prompts) {
+        const row = this.poolRow!.get(prompt);
+        let bi = 0;
+        if (row !== undefined) for (let k = 0; k < d; k++) bi += v[k]! * emb[row * d + k]!;
+        // Both must agree: a shared rare word with another meaning ("in charge" / "free of charge"), or a
+        // line the bi-encoder places near for its tone, is not the same question.
+        const sim = Math.sqrt(Math.max(0, lexical) * Math.max(0, bi));
+        for (const r of ex.repliesTo(prompt)) if ((out[i]!.get(r) ?? -Infinity) < sim) out[i]!.set(r, sim);
+      }
+      // the best ANALOGOUS_REPLIES only: each one more is scored by the hybrid too
+      if (out[i]!.size > ANALOGOUS_REPLIES) out[i] = new Map([...out[i]!].sort((a, b) => b[1] - a[1]).slice(0, ANALOGOUS_REPLIES));
+    });
+    return out;
   }
 
   /** The LIGHT-format context for a task. */
@@ -309,15 +404,45 @@ export class Policy {
     const d = q.length / contexts.length;
     const k = Math.max(this.judge ? 100 : 20, this.rerank);
     const hits = await this.pool.search(q, k);
+    const analogs = this.examples && this.hybrid ? await this.analogous(scenes.map((sc) => sc?.partnerLine)) : [];
+    // the speakers' personas embedded in one call (for the role fit; memoised)
+    if (this.examples && this.hybrid) await this.embed(scenes.flatMap((sc) => (sc ? [`${sc.selfName}. ${sc.selfPersona ?? ''}`] : [])));
     return Promise.all(
       contexts.map(async (ctx, i) => {
         const qi = q.subarray(i * d, (i + 1) * d);
         const ev = this.hybrid?.has('speech') ? this.hybrid.evidence(ctx) : undefined;
         const found = this.candidatesFor(ev, hits[i] ?? [], qi);
         let texts: string[];
+        const scene = scenes[i];
         if (ev && this.hybrid) {
           const cands = found.map((f) => this.pool.texts[f.index]!);
-          const scores = this.hybrid.scoreLive(ev, cands, found.map((f) => f.bi));
+          const bis = found.map((f) => f.bi);
+          const analog = analogs[i] ?? new Map<string, number>();
+          if (analog.size) {
+            this.poolRow ??= new Map(this.pool.texts.map((t, r) => [t, r]));
+            const have = new Set(cands);
+            const emb = this.pool.embeddings!;
+            for (const r of analog.keys()) {
+              const row = this.poolRow.get(r);
+              if (have.has(r) || row === undefined) continue;
+              let s = 0;
+              for (let j = 0; j < d; j++) s += qi[j]! * emb[row * d + j]!;
+              cands.push(r);
+              bis.push(s);
+            }
+          }
+          const scores = this.hybrid.scoreLive(ev, cands, bis);
+          if (this.examples && scene) {
+            const me = this.examples.speakerVector(scene.selfName, scene.selfPersona ?? '');
+            const semantic = await this.personaSimilarity(`${scene.selfName}. ${scene.selfPersona ?? ''}`);
+            const w = this.exampleWeights;
+            cands.forEach((c, j) => {
+              // An answer to a like question, best from a like speaker; any line a little by who said it.
+              const sim = analog.get(c) ?? 0;
+              const role = this.examples!.roleFit(c, me, semantic) ?? 0;
+              scores[j]! += w.prompt * sim + w.answer * sim * role + w.role * role;
+            });
+          }
           texts = argsortDesc(scores).map((j) => cands[j]!);
         } else {
           texts = found.sort((x, y) => y.bi - x.bi).map((f) => this.pool.texts[f.index]!);
@@ -327,7 +452,6 @@ export class Policy {
             texts = [...argsortDesc(logits).map((j) => head[j]!), ...texts.slice(this.rerank)];
           }
         }
-        const scene = scenes[i];
         if (!scene) return texts[0] ?? '';
         const present = [scene.selfName, ...(scene.partnerName ? [scene.partnerName] : []), ...scene.present];
         for (const t of texts) {
@@ -376,6 +500,7 @@ export class Policy {
     if (!views.length) return;
     const actions = [...new Set(views.flatMap((v) => v.validActions))].slice(0, 40_000);
     await this.embed([...actions, ...EMOTES]);
+    if (this.examples) await this.personaSimilarity(''); // the corpus characters' personas, embedded once
     await this.decide(views.slice(0, 32).map((view) => ({ view, history: [] })));
   }
 
