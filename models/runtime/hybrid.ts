@@ -131,13 +131,35 @@ export const SPEECH_FEATURES = [
 ] as const;
 
 /** A candidate line's words (content words, and all), by line: live play scores the same pool lines turn after turn. */
-const lineWords = new Map<string, { words: string[]; all: string[] }>();
+const lineWords = new Map<string, LineTraits>();
 
-function wordsOf(line: string): { words: string[]; all: string[] } {
+/** What a candidate line is, apart from any context: its words and the forms the features test. Memoised. */
+interface LineTraits {
+  words: string[];
+  all: string[];
+  question: boolean;
+  greeting: boolean;
+  thanks: boolean;
+  answerStart: boolean;
+  firstPerson: boolean;
+  farewell: boolean;
+}
+
+function wordsOf(line: string): LineTraits {
   let w = lineWords.get(line);
   if (!w) {
-    w = { words: irWords(line), all: allWords(line) };
-    if (lineWords.size >= 20_000) lineWords.clear();
+    const t = line.trim();
+    w = {
+      words: irWords(line),
+      all: allWords(line),
+      question: isQuestion(line),
+      greeting: GREETING.test(t),
+      thanks: THANKS.test(line),
+      answerStart: ANSWER_START.test(t),
+      firstPerson: FIRST.test(line),
+      farewell: FAREWELL.test(line),
+    };
+    if (lineWords.size >= 50_000) lineWords.clear();
     lineWords.set(line, w);
   }
   return w;
@@ -145,12 +167,12 @@ function wordsOf(line: string): { words: string[]; all: string[] } {
 
 export function speechFeatures(ev: ContextEvidence, candidate: string, bi: number, freq: DocFrequencies): number[] {
   const v = freq.vector(candidate);
-  const { words, all } = wordsOf(candidate);
+  const c = wordsOf(candidate);
+  const { words, all } = c;
   const n = all.length;
-  const q = isQuestion(ev.lastSay);
-  const candQ = isQuestion(candidate);
-  const greeting = GREETING.test(candidate.trim());
-  const thanks = THANKS.test(candidate);
+  const last = wordsOf(ev.lastSay);
+  const q = last.question;
+  const candQ = c.question;
   const logWords = Math.log(1 + n);
   return [
     bi,
@@ -165,13 +187,13 @@ export function speechFeatures(ev: ContextEvidence, candidate: string, bi: numbe
     logWords,
     WH.test(ev.lastSay.trim()) ? logWords : 0,
     q && candQ ? 1 : 0,
-    q && !candQ && ANSWER_START.test(candidate.trim()) ? 1 : 0,
-    YOU.test(ev.lastSay) && FIRST.test(candidate) ? 1 : 0,
-    greeting && ev.said <= 1 ? 1 : 0,
-    greeting && ev.said > 1 ? 1 : 0,
-    FAREWELL.test(ev.lastSay) && FAREWELL.test(candidate) ? 1 : 0,
-    thanks && ev.partnerGave ? 1 : 0,
-    thanks && !ev.partnerGave ? 1 : 0,
+    q && !candQ && c.answerStart ? 1 : 0,
+    YOU.test(ev.lastSay) && c.firstPerson ? 1 : 0,
+    c.greeting && ev.said <= 1 ? 1 : 0,
+    c.greeting && ev.said > 1 ? 1 : 0,
+    last.farewell && c.farewell ? 1 : 0,
+    c.thanks && ev.partnerGave ? 1 : 0,
+    c.thanks && !ev.partnerGave ? 1 : 0,
     ev.partnerHead && all.includes(ev.partnerHead) ? 1 : 0,
     ev.selfHead && all.includes(ev.selfHead) ? 1 : 0,
     ev.said === 0 && candQ ? 1 : 0,
