@@ -308,7 +308,8 @@ export class LineJudge {
     for (const p of properNouns(introduced)) if (!allowed(p)) return { ok: false, reason: 'absent_name' };
     for (const p of introduced.match(/\b[A-Z][a-z']+\b/g) ?? []) if (this.lines.names.has(p.replace(/'s$/, '')) && !allowed(p.replace(/'s$/, ''))) return { ok: false, reason: 'absent_name' };
     if (echoes(line, scene.partnerLine)) return { ok: false, reason: 'echo' };
-    const sceneObjects = scene.objects.map((o) => o.toLowerCase());
+    // what is here, and what the partner just spoke of ("Sorry, I don't have a bottle of sloe gin" answers a request for one)
+    const sceneObjects = [...scene.objects.map((o) => o.toLowerCase()), ...(scene.partnerLine ? this.lines.metaOf(scene.partnerLine).objects : [])];
     for (const o of meta.objects) {
       if (!sceneObjects.some((s) => s === o || head(s) === head(o))) return { ok: false, reason: 'absent_name' };
     }

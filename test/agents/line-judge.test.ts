@@ -73,6 +73,8 @@ describe('the judge', () => {
     ['introduces itself by name and kind', 'I am Garrick the drover, and I walk cattle to market.', { selfName: 'drover' }, 'ok'],
     ['introduces itself by a name the world does not know', 'I am Wenna Tallowby, keeper of this inn.', { selfName: 'innkeeper' }, 'ok'],
     ['a perfect tense is no claim of having', 'I have hauled crates and coiled rope here since I was twelve.', {}, 'ok'],
+    ['names a thing that is not here', 'The salted herring was fresh this morning.', {}, 'absent_name'],
+    ['names a thing the partner just spoke of', "Sorry, I don't have a salted herring.", { partnerLine: 'Give me the salted herring.' }, 'ok'],
     ['says what was said before', 'Take my lantern, it is dark out.', { held: ['old lantern'], objects: ['old lantern'], said: new Set(['take my lantern, it is dark out.']) }, 'repeat'],
   ])('%s', (_what, text, over, want) => {
     const v = judge.judge(text, scene(over));
