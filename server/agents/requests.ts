@@ -392,7 +392,9 @@ const NOT_A_THING = /^(?:to|a word|a moment|a minute|a second|some peace|peace|h
 function wantToGive(s: string): string | null {
   const want = WANT.exec(s);
   if (!want) return s;
-  const thing = want[1]!.replace(/\s+(?:please|from you|off you|of yours|if i may|for a moment|back)$/g, '').trim();
+  let thing = want[1]!.replace(/\s+(?:please|from you|off you|of yours|if i may|for a moment|back)$/g, '').trim();
+  // what it is for is not part of its name: "I need it to get up the mountain", "a rope so I can climb"
+  if (!kindOf(thing)) thing = thing.replace(/\s+(?:to|so|so that|in order to)\s+\S.*$/, '').trim();
   if (/^a hug\b/.test(thing)) return 'hug me';
   if (!thing || (NOT_A_THING.test(thing) && !kindOf(thing))) return null;
   return `give me ${thing}`;

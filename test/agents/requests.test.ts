@@ -275,6 +275,9 @@ describe('requests people actually type (bundled world)', () => {
     row('coast-fishmonger', 'coast-fishwife', 'Give me your ale.', [], "I don't have any ale.");
     // words that only describe name nothing: the lamp girl's "little rag" is her polishing rag
     row('coast-lamp-girl', 'coast-fishwife', 'I want the little rag.', ['give polishing rag to fishwife']);
+    // what a thing is for is not part of its name
+    row('coast-lamp-girl', 'coast-fishwife', 'I need the rag to polish my boots.', ['give polishing rag to fishwife']);
+    row('coast-lamp-girl', 'coast-fishwife', 'I need a rope to get up the mountain.', [], "I don't have any rope.");
     row('coast-lamp-girl', 'coast-fishwife', 'Give me that old shell.', ['give spiral seashell to fishwife']);
     row('coast-lamp-girl', 'coast-fishwife', 'Give me the golden rag.', [], "I don't have a golden rag.");
     row('town-innkeeper', 'town-barmaid', 'Give me the clay mug and the pewter mug.', ['get clay mug from oak bar', 'give clay mug to barmaid', 'get pewter mug from scarred table', 'give pewter mug to barmaid']);
