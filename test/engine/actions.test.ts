@@ -382,3 +382,14 @@ describe("steal's dexterity roll (LIGHT's: chance max(1, 1 + thief's - victim's)
     expect(w.toJSON().rngState).toBe(rng);
   });
 });
+
+describe('capacity with get all', () => {
+  it('takes what fits, in order, and says why the rest stays', () => {
+    const w = littleWorld();
+    w.character('gardener')!.capacity = 7;
+    const out = execute(w, 'gardener', 'get all');
+    expect(out.events.map((e) => e.action)).toEqual(['get shovel', 'get old scroll']);
+    expect(out.text).toContain("You can't carry the torn scroll: you can't carry that much more.");
+    expect(w.placement('torn-scroll')).toEqual({ parent: 'garden', rel: 'in' });
+  });
+});
