@@ -19,6 +19,11 @@ export interface GameEvent {
   text?: string;
   /** LIGHT's canonical text of a graph action ("give shovel to orc"); absent for speech and moves. */
   action?: string;
+  /**
+   * The action was attempted and came to nothing by chance (a thief caught in the act): the graph
+   * is unchanged. Its `action` is still the canonical text that was carried out.
+   */
+  failed?: true;
   /** viewer id -> what that character perceived. The actor's own view is under the actor's id. */
   seen: Record<NodeId, string>;
 }

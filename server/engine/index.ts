@@ -4,6 +4,7 @@ export { World } from './world.js';
 export { execute, executeIntent, validActions, sanitiseInput, MAX_INPUT_LENGTH, type Outcome } from './game.js';
 export { perceive, type GameEvent } from './events.js';
 export { ACTIONS, firstFailure, type ActionArgs, type ActionName, type ActionRule } from './actions/index.js';
+export { MAX_WORN, MAX_WIELDED, DEFAULT_SIZE, DEFAULT_CAPACITY, sizeOf, capacityOf, loadOf, fits } from './actions/common.js';
 export { EMOTES, type Emote } from './emotes.js';
 export { parse, type Intent } from './parser.js';
 export { buildWorldState, WorldFileError, type WorldFile } from './world-file.js';

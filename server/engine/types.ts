@@ -48,6 +48,12 @@ export interface CharacterNode {
   policy: PolicyKind;
   /** Whom it follows (LIGHT's follow): when they leave a room it is in, it goes after them. */
   following?: NodeId;
+  /** How much it can hold, worn and wielded things included (LIGHT's contain_size); absent: 20. */
+  capacity?: number;
+  /** LIGHT's dexterity, for steal's roll; absent on both thief and victim: no roll (steal always works). */
+  dexterity?: number;
+  /** LIGHT's pacifist: it cannot hit. */
+  pacifist?: boolean;
 }
 
 /** Object affordances, as in LIGHT: what can be done with an object. */
@@ -70,6 +76,10 @@ export interface ObjectNode extends Affordances {
   name: string;
   prefix: string;
   description: string;
+  /** How much room it takes in a container or a character (LIGHT's size); absent: 1. */
+  size?: number;
+  /** For a container or surface: how much it holds (LIGHT's contain_size); absent: 20. */
+  capacity?: number;
 }
 
 export type GraphNode = RoomNode | CharacterNode | ObjectNode;

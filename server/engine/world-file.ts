@@ -8,10 +8,14 @@ import schema from '../../world-data/world.schema.json' with { type: 'json' };
 import { ROOM_CATEGORIES, type CharacterNode, type GraphNode, type NodeId, type ObjectNode, type Placement, type PolicyKind, type RoomNode, type WorldState } from './types.js';
 
 export interface RoomSpec { id: string; name: string; category: string; description: string; backstory: string; exits: { label: string; to: string }[] }
-export interface CharacterSpec { id: string; name: string; prefix?: string; persona: string; description: string; room: string; policy?: PolicyKind }
+export interface CharacterSpec {
+  id: string; name: string; prefix?: string; persona: string; description: string; room: string; policy?: PolicyKind;
+  capacity?: number; dexterity?: number; pacifist?: boolean;
+}
 export interface ObjectSpec {
   id: string; name: string; prefix?: string; description: string;
   gettable?: boolean; container?: boolean; surface?: boolean; weapon?: boolean; wearable?: boolean; food?: boolean; drink?: boolean;
+  size?: number; capacity?: number;
   in?: string; on?: string; carriedBy?: string; wornBy?: string; wieldedBy?: string;
 }
 export interface WorldFile {
@@ -121,6 +125,9 @@ export function buildWorldState(files: { file: string; data: unknown }[], opts: 
     }
     for (const c of doc.characters ?? []) {
       const ch: CharacterNode = { kind: 'character', id: c.id, name: c.name, prefix: c.prefix ?? defaultPrefix(c.name), persona: c.persona, description: c.description, policy: c.policy ?? 'idle' };
+      if (c.capacity !== undefined) ch.capacity = c.capacity;
+      if (c.dexterity !== undefined) ch.dexterity = c.dexterity;
+      if (c.pacifist) ch.pacifist = true;
       addNode(file, ch);
     }
     for (const o of doc.objects ?? []) {
@@ -129,6 +136,8 @@ export function buildWorldState(files: { file: string; data: unknown }[], opts: 
         gettable: o.gettable ?? true, container: o.container ?? false, surface: o.surface ?? false, weapon: o.weapon ?? false,
         wearable: o.wearable ?? false, food: o.food ?? false, drink: o.drink ?? false,
       };
+      if (o.size !== undefined) obj.size = o.size;
+      if (o.capacity !== undefined) obj.capacity = o.capacity;
       addNode(file, obj);
     }
   }

@@ -12,6 +12,7 @@
  * `equipped` set is wielded if it is wieldable, else worn if wearable, else carried.
  */
 import { WorldFileError, type WorldFileProblem } from '../engine/world-file.js';
+import { DEFAULT_CAPACITY, DEFAULT_SIZE, capacityOf, loadOf, World } from '../engine/index.js';
 import type { CharacterNode, GraphNode, NodeId, ObjectNode, Placement, RoomNode, WorldState } from '../engine/types.js';
 
 type LightNode = Record<string, unknown> & { node_id?: string };
@@ -30,6 +31,7 @@ export function isLightGraph(data: unknown): data is LightGraph {
 }
 
 const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 /**
  * A flag as LIGHT's Python reads it: true, or a number other than 0 (LIGHT's maps write
  * `"gettable": 1.0`), or the strings "true" / "1" / "yes"; everything else is false.
@@ -73,6 +75,9 @@ export function importLightGraph(data: LightGraph, opts: { file: string; seed?: 
         kind: 'character', id, name, prefix: str(n['name_prefix'], 'a'), persona: str(n['persona']), description: str(n['desc']),
         policy: flag(n, ['is_player', '_human'], false) ? 'human' : 'idle',
       };
+      if (truthy(n['pacifist'])) ch.pacifist = true;
+      const dex = num(n['dexterity']);
+      if (dex !== undefined) ch.dexterity = Math.round(dex);
       nodes[id] = ch;
     } else {
       // as LIGHT's GraphObject: is_container / is_surface make a container; surface_type defaults
@@ -88,6 +93,8 @@ export function importLightGraph(data: LightGraph, opts: { file: string; seed?: 
         weapon: flag(n, ['wieldable', 'is_weapon'], false), wearable: flag(n, ['wearable', 'is_wearable'], false),
         food: flag(n, ['food', 'is_food'], false), drink: flag(n, ['drink', 'is_drink'], false),
       };
+      const size = num(n['size']);
+      if (size !== undefined && size >= 0 && Math.round(size) !== DEFAULT_SIZE) obj.size = Math.round(size);
       nodes[id] = obj;
     }
   }
@@ -120,6 +127,17 @@ export function importLightGraph(data: LightGraph, opts: { file: string; seed?: 
       placement[id] = { parent, rel };
     } else placement[id] = { parent, rel: p.surface ? 'on' : 'in' };
   }
+  // LIGHT stores contain_size as the room left: the capacity is that plus what is inside already
+  // (left absent when it is the default, so an export and import give back the same world)
+  for (const [id, node] of Object.entries(nodes)) {
+    if (node.kind === 'room' || (node.kind === 'object' && !node.container && !node.surface)) continue;
+    const left = num(raw[id]!['contain_size']);
+    if (left === undefined || left < 0) continue;
+    let load = 0;
+    for (const [child, p] of Object.entries(placement)) if (p.parent === id && nodes[child]?.kind === 'object') load += (nodes[child] as ObjectNode).size ?? DEFAULT_SIZE;
+    const capacity = Math.round(left) + load;
+    if (capacity !== DEFAULT_CAPACITY) node.capacity = capacity;
+  }
   if (problems.length) throw new WorldFileError(problems);
   const roomIds = Object.values(nodes).filter((n) => n.kind === 'room').map((n) => n.id);
   const first = (data.rooms ?? []).find((r) => nodes[r]?.kind === 'room') ?? roomIds[0] ?? null;
@@ -134,6 +152,8 @@ export function exportLightGraph(state: WorldState): LightGraph {
   const nodes: Record<string, LightNode> = {};
   const contained: Record<string, Record<string, { target_id: string }>> = {};
   for (const [id, p] of Object.entries(state.placement)) (contained[p.parent] ??= {})[id] = { target_id: id };
+  const w = new World(state);
+  const left = (id: NodeId) => Math.max(0, capacityOf(w, id) - loadOf(w, id));
   for (const n of Object.values(state.nodes)) {
     const common = { node_id: n.id, name: n.name, names: [n.name], contained_nodes: contained[n.id] ?? {} };
     if (n.kind === 'room') {
@@ -145,7 +165,8 @@ export function exportLightGraph(state: WorldState): LightGraph {
     } else if (n.kind === 'character') {
       nodes[n.id] = {
         ...common, room: false, agent: true, object: false, classes: ['agent'], desc: n.description, persona: n.persona, name_prefix: n.prefix,
-        is_player: n.policy === 'human', container_node: { target_id: state.placement[n.id]?.parent ?? 'VOID' }, contain_size: 20, size: 20,
+        is_player: n.policy === 'human', container_node: { target_id: state.placement[n.id]?.parent ?? 'VOID' }, contain_size: left(n.id), size: 20,
+        pacifist: !!n.pacifist, ...(n.dexterity !== undefined ? { dexterity: n.dexterity } : {}),
       };
     } else {
       const p = state.placement[n.id];
@@ -154,7 +175,7 @@ export function exportLightGraph(state: WorldState): LightGraph {
         ...common, room: false, agent: false, object: true, classes, desc: n.description, name_prefix: n.prefix,
         gettable: n.gettable, container: n.container || n.surface, surface_type: n.surface ? 'on' : 'in', wieldable: n.weapon,
         wearable: n.wearable, food: n.food, drink: n.drink, equipped: p && (p.rel === 'worn' || p.rel === 'wielded') ? true : null,
-        container_node: { target_id: p?.parent ?? 'VOID' }, contain_size: n.container || n.surface ? 20 : 0, size: 1, dead: false,
+        container_node: { target_id: p?.parent ?? 'VOID' }, contain_size: n.container || n.surface ? left(n.id) : 0, size: n.size ?? DEFAULT_SIZE, dead: false,
       };
     }
   }

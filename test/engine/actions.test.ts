@@ -3,7 +3,7 @@
  * each of its constraints, changing nothing and saying why.
  */
 import { describe, expect, it } from 'vitest';
-import { ACTIONS, execute, firstFailure, type World } from '../../server/engine/index.js';
+import { ACTIONS, execute, firstFailure, validActions, type World } from '../../server/engine/index.js';
 import { littleWorld } from '../fixtures/little-world.js';
 
 type Row = {
@@ -22,6 +22,14 @@ type Row = {
   check?: (w: World) => void;
 };
 
+/** The gardener wears three things: LIGHT's limit. */
+function threeWorn(w: World): void {
+  w.move('ring', 'gardener', 'worn');
+  w.move('helmet', 'gardener', 'worn');
+  w.object('pebble')!.wearable = true;
+  w.move('pebble', 'gardener', 'worn');
+}
+
 const rows: Record<string, Row[]> = {
   get: [
     { command: 'get shovel', effect: [['shovel', 'gardener', 'carried']], says: /You get the shovel/ },
@@ -30,6 +38,11 @@ const rows: Record<string, Row[]> = {
     { command: 'get cup', fails: 'same_room', says: /on the potting table. Try: get clay cup from potting table/ },
     { command: 'get silver ring', fails: 'same_room', says: /The orc has the silver ring/ },
     { command: 'get apple', fails: 'same_room', says: /already have/ },
+    // capacity (LIGHT's contain_size, default 20): the gardener holds 5 things of size 1
+    { command: 'get shovel', fails: 'capacity', setup: (w) => { w.character('gardener')!.capacity = 5; }, says: /^You can't carry the shovel: you can't carry that much more\.$/ },
+    { command: 'get shovel', setup: (w) => { w.character('gardener')!.capacity = 6; }, effect: [['shovel', 'gardener', 'carried']] },
+    { command: 'get shovel', fails: 'capacity', setup: (w) => { w.character('gardener')!.capacity = 7; w.object('shovel')!.size = 3; } },
+    { command: 'get shovel', fails: 'capacity', setup: (w) => { w.character('gardener')!.capacity = 7; w.move('hat', 'gardener', 'worn'); w.object('hat')!.size = 3; }, says: /can't carry that much more/ },
   ],
   get_from: [
     { command: 'get gold coin from oak chest', effect: [['coin', 'gardener', 'carried']] },
@@ -41,6 +54,10 @@ const rows: Record<string, Row[]> = {
     { command: 'get shovel from boulder', fails: 'container', setup: (w) => w.move('shovel', 'garden', 'in'), says: /can't hold anything/ },
     { command: 'get gold coin from chest', fails: 'in_container', setup: (w) => w.move('coin', 'garden', 'in'), says: /not in the oak chest/ },
     { command: 'get nail from chest', fails: 'gettable' },
+    { command: 'get gold coin from oak chest', fails: 'capacity', setup: (w) => { w.character('gardener')!.capacity = 5; }, says: /can't carry the gold coin/ },
+    // as in LIGHT, a thing taken out of one's own sack is one more thing in hand (a sack takes its size, not its contents')
+    { command: 'get seed from sack', fails: 'capacity', setup: (w) => { w.character('gardener')!.capacity = 5; } },
+    { command: 'get seed from sack', effect: [['seed', 'gardener', 'carried']], setup: (w) => { w.character('gardener')!.capacity = 6; } },
   ],
   drop: [
     { command: 'drop pebble', effect: [['pebble', 'garden', 'in']], says: /You drop the pebble/ },
@@ -56,12 +73,18 @@ const rows: Record<string, Row[]> = {
     { command: 'put pebble in boulder', fails: 'container' },
     { command: 'put shovel in chest', fails: 'carried' },
     { command: 'put sack in sack', fails: 'not_self', says: /in itself/ },
+    { command: 'put pebble in sack', fails: 'capacity', setup: (w) => { w.object('sack')!.capacity = 1; }, says: /^You can't put the pebble in the sack: there's no room left for it\.$/ },
+    { command: 'put pebble on potting table', fails: 'capacity', setup: (w) => { w.object('table')!.capacity = 1; }, says: /no room left/ },
+    { command: 'put pebble in sack', setup: (w) => { w.object('sack')!.capacity = 2; }, effect: [['pebble', 'sack', 'in']] },
+    { command: 'put apple in chest', fails: 'capacity', setup: (w) => { w.object('apple')!.size = 19; }, says: /no room left/ },
   ],
   give: [
     { command: 'give apple to orc', effect: [['apple', 'orc', 'carried']], says: /You give the apple to the orc/ },
     { command: 'give apple to ghost', fails: 'same_room', setup: (w) => w.move('ghost', 'shed', 'in') },
     { command: 'give shovel to orc', fails: 'carried' },
     { command: 'give apple to gardener', fails: 'same_room', says: /yourself/ },
+    { command: 'give apple to orc', fails: 'capacity', setup: (w) => { w.character('orc')!.capacity = 3; }, says: /^The orc can't carry the apple: they can't carry that much more\.$/ },
+    { command: 'give apple to orc', setup: (w) => { w.character('orc')!.capacity = 4; }, effect: [['apple', 'orc', 'carried']] },
   ],
   steal: [
     { command: 'steal silver ring from orc', effect: [['ring', 'gardener', 'carried']] },
@@ -69,16 +92,23 @@ const rows: Record<string, Row[]> = {
     { command: 'steal iron helmet from orc', fails: 'target_carries', says: /wearing/ },
     { command: 'steal club from orc', fails: 'target_carries', says: /wielding/ },
     { command: 'steal apple from orc', fails: 'target_carries', says: /isn't carrying/ },
+    { command: 'steal silver ring from orc', fails: 'capacity', setup: (w) => { w.character('gardener')!.capacity = 5; }, says: /can't carry the silver ring/ },
   ],
   wear: [
     { command: 'wear straw hat', effect: [['hat', 'gardener', 'worn']] },
     { command: 'wear straw hat', fails: 'carried', setup: (w) => w.move('hat', 'garden', 'in') },
     { command: 'wear pebble', fails: 'wearable' },
+    // LIGHT's limit: 3 worn things
+    { command: 'wear straw hat', setup: (w) => { w.move('ring', 'gardener', 'worn'); w.move('helmet', 'gardener', 'worn'); }, effect: [['hat', 'gardener', 'worn']] },
+    { command: 'wear straw hat', fails: 'wear_limit', setup: threeWorn, says: /^You can't wear any more: you are already wearing the silver ring, the iron helmet and the pebble \(three things at most\)\. Remove one first\.$/ },
   ],
   wield: [
     { command: 'wield shovel', setup: (w) => w.move('shovel', 'gardener', 'carried'), effect: [['shovel', 'gardener', 'wielded']] },
     { command: 'wield shovel', fails: 'carried' },
     { command: 'wield pebble', fails: 'weapon', says: /not a weapon/ },
+    // LIGHT's limit: 1 wielded thing
+    { command: 'wield shovel', fails: 'wield_limit', setup: (w) => { w.move('shovel', 'gardener', 'carried'); w.move('club', 'gardener', 'wielded'); }, says: /^You can't wield any more: you are already wielding the club\. Remove it first\.$/ },
+    { command: 'wield shovel', setup: (w) => { w.move('shovel', 'gardener', 'carried'); w.move('hat', 'gardener', 'worn'); w.move('ring', 'gardener', 'worn'); w.move('helmet', 'gardener', 'worn'); }, effect: [['shovel', 'gardener', 'wielded']] },
   ],
   remove: [
     { command: 'remove straw hat', setup: (w) => w.move('hat', 'gardener', 'worn'), effect: [['hat', 'gardener', 'carried']] },
@@ -98,6 +128,8 @@ const rows: Record<string, Row[]> = {
   hit: [
     { command: 'hit orc', says: /You hit the orc/ },
     { command: 'hit ghost', fails: 'same_room', setup: (w) => { w.move('ghost', 'garden', 'in'); w.move('ghost', 'shed', 'in'); } },
+    { command: 'hit orc', fails: 'not_pacifist', setup: (w) => { w.character('gardener')!.pacifist = true; }, says: /^You can't do that: you are a pacifist\.$/ },
+    { command: 'hit gardener', actor: 'orc', setup: (w) => { w.character('gardener')!.pacifist = true; }, says: /^You hit the gardener with the club\.$/ },
   ],
   hug: [
     { command: 'hug kitty', says: /You hug the kitty/ },
@@ -110,6 +142,10 @@ const rows: Record<string, Row[]> = {
     { command: 'equip shovel', setup: (w) => w.move('shovel', 'gardener', 'carried'), effect: [['shovel', 'gardener', 'wielded']], says: /^You wield the shovel\.$/ },
     { command: 'equip shovel', fails: 'carried' },
     { command: 'equip pebble', fails: 'equippable', says: /neither worn nor wielded/ },
+    { command: 'equip straw hat', fails: 'wear_limit', setup: threeWorn, says: /can't wear any more/ },
+    { command: 'equip shovel', fails: 'wield_limit', setup: (w) => { w.move('shovel', 'gardener', 'carried'); w.move('club', 'gardener', 'wielded'); }, says: /already wielding the club/ },
+    { command: 'equip shovel', setup: (w) => { w.move('shovel', 'gardener', 'carried'); threeWorn(w); }, effect: [['shovel', 'gardener', 'wielded']] },
+    { command: 'equip straw hat', setup: (w) => { w.move('club', 'gardener', 'wielded'); }, effect: [['hat', 'gardener', 'worn']] },
   ],
   ingest: [
     { command: 'ingest apple', effect: [['apple', null]], says: /^You eat the apple\.$/ },
@@ -276,5 +312,84 @@ describe("LIGHT's other mechanics, seen by each viewer", () => {
     expect(execute(w, 'gardener', 'wait').events[0]!.seen['orc']).toBe('The gardener waits.');
     expect(execute(w, 'gardener', 'equip hat').events[0]!.seen['orc']).toBe('The gardener puts on a straw hat.');
     expect(execute(w, 'gardener', 'ingest ale').events[0]!.seen['kitty']).toBe('The gardener drinks a flask of ale.');
+  });
+});
+
+describe("steal's dexterity roll (LIGHT's: chance max(1, 1 + thief's - victim's), success when 0..20 <= chance)", () => {
+  const attempt = (seed: number, thief?: number, victim?: number) => {
+    const w = littleWorld(seed);
+    if (thief !== undefined) w.character('gardener')!.dexterity = thief;
+    if (victim !== undefined) w.character('orc')!.dexterity = victim;
+    const before = w.toJSON();
+    const out = execute(w, 'gardener', 'steal silver ring from orc');
+    return { w, before, out, stolen: w.placement('ring')!.parent === 'gardener' };
+  };
+
+  it('without a dexterity on either side there is no roll: the theft works and the random state is untouched', () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const { w, before, stolen, out } = attempt(seed);
+      expect(stolen).toBe(true);
+      expect(out.events[0]!.failed).toBeUndefined();
+      expect(w.toJSON().rngState).toBe(before.rngState);
+    }
+  });
+
+  it('is decided by the world seed: the same seed, the same outcome; over seeds, about 2 in 21 at equal dexterity', () => {
+    let wins = 0;
+    for (let seed = 1; seed <= 420; seed++) {
+      const a = attempt(seed, 0, 0);
+      const b = attempt(seed, 0, 0);
+      expect(a.stolen).toBe(b.stolen);
+      expect(a.out.text).toBe(b.out.text);
+      expect(a.w.toJSON().rngState).not.toBe(a.before.rngState);
+      if (a.stolen) wins++;
+    }
+    expect(wins).toBeGreaterThan(15);
+    expect(wins).toBeLessThan(70);
+  });
+
+  it('a thief 19 or more defter than the victim always succeeds; a clumsier one still has chance 1', () => {
+    for (let seed = 1; seed <= 100; seed++) expect(attempt(seed, 19, 0).stolen).toBe(true);
+    let wins = 0;
+    for (let seed = 1; seed <= 420; seed++) if (attempt(seed, 0, 10).stolen) wins++;
+    expect(wins).toBeGreaterThan(15);
+    expect(wins).toBeLessThan(70);
+  });
+
+  it('a failed attempt is an event the victim and the room see, and changes nothing else', () => {
+    let seed = 1;
+    while (attempt(seed, 0, 0).stolen) seed++;
+    const { w, before, out } = attempt(seed, 0, 0);
+    expect(out.ok).toBe(true);
+    expect(out.action).toBe('steal silver ring from orc');
+    expect(out.events).toHaveLength(1);
+    const ev = out.events[0]!;
+    expect(ev.failed).toBe(true);
+    expect(ev.seen['gardener']).toBe('You try to steal the silver ring from the orc, but you are caught in the act!');
+    expect(ev.seen['orc']).toBe('The gardener tries to steal a silver ring from you, but you catch them in the act!');
+    expect(ev.seen['kitty']).toBe('The gardener tries to steal a silver ring from the orc, but is caught in the act!');
+    expect(ev.seen['ghost']).toBeUndefined();
+    const after = w.toJSON();
+    expect({ ...after, rngState: 0 }).toEqual({ ...before, rngState: 0 });
+  });
+
+  it('validActions lists steal whenever its constraints hold, and listing draws no random number', () => {
+    const w = littleWorld(3);
+    w.character('gardener')!.dexterity = 0;
+    w.character('orc')!.dexterity = 20;
+    const rng = w.toJSON().rngState;
+    expect(validActions(w, 'gardener')).toContain('steal silver ring from orc');
+    expect(w.toJSON().rngState).toBe(rng);
+  });
+});
+
+describe('capacity with get all', () => {
+  it('takes what fits, in order, and says why the rest stays', () => {
+    const w = littleWorld();
+    w.character('gardener')!.capacity = 7;
+    const out = execute(w, 'gardener', 'get all');
+    expect(out.events.map((e) => e.action)).toEqual(['get shovel', 'get old scroll']);
+    expect(out.text).toContain("You can't carry the torn scroll: you can't carry that much more.");
+    expect(w.placement('torn-scroll')).toEqual({ parent: 'garden', rel: 'in' });
   });
 });

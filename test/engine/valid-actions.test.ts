@@ -74,6 +74,37 @@ describe('validActions', () => {
     }
   });
 
+  it('equals the set of canonical actions that succeed when the limits and traits bind (3 worn, 1 wielded, capacity, pacifist, dexterity)', () => {
+    const w = littleWorld(11);
+    const rng = new Rng(13);
+    w.move('ring', 'gardener', 'worn');
+    w.move('helmet', 'gardener', 'worn');
+    w.object('pebble')!.wearable = true;
+    w.move('pebble', 'gardener', 'worn');
+    w.move('club', 'gardener', 'wielded');
+    w.move('shovel', 'gardener', 'carried');
+    w.character('gardener')!.pacifist = true;
+    w.object('table')!.capacity = 1;
+    w.character('kitty')!.capacity = 0;
+    w.character('orc')!.dexterity = 0;
+    w.character('gardener')!.dexterity = 2;
+    w.move('lantern', 'orc', 'carried');
+    const valid = validActions(w, 'gardener', { all: true });
+    for (const a of ['wear straw hat', 'equip straw hat', 'wield shovel', 'equip shovel', 'hit orc', 'give apple to kitty', 'put apple on potting table']) expect(valid).not.toContain(a);
+    for (const a of ['steal lantern from orc', 'put apple in sack', 'give apple to orc', 'hug orc', 'remove club']) expect(valid).toContain(a);
+    for (const c of ['gardener', 'orc', 'kitty']) checkEquality(w, c, rng);
+    w.character('gardener')!.capacity = 8; // holds 8: nothing more can be taken
+    expect(validActions(w, 'gardener').filter((a) => /^(get|steal) /.test(a))).toEqual([]);
+    checkEquality(w, 'gardener', rng);
+    // play on: thefts that the roll decides, checked after every step
+    for (let step = 0; step < 20; step++) {
+      const actor = rng.pick(['gardener', 'orc', 'kitty']);
+      const options = validActions(w, actor);
+      if (options.length) expect(execute(w, actor, rng.pick(options)).ok).toBe(true);
+      checkEquality(w, actor, rng);
+    }
+  });
+
   it('every listed action executes as listed when names look like commands', () => {
     const w = littleWorld();
     const thing = (id: string, name: string, extra: Record<string, boolean> = {}) =>

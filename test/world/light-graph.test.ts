@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { World } from '../../server/engine/index.js';
+import { execute, World } from '../../server/engine/index.js';
 import { exportLightGraph, importLightGraph } from '../../server/world-io/light-graph.js';
 import { loadWorld } from '../../server/world-io/load-world.js';
 
@@ -101,6 +101,31 @@ describe('LIGHT graph flags, read as LIGHT reads them', () => {
     expect(w.object('alias-flags')).toMatchObject({ gettable: false, wearable: true, weapon: true, food: true, drink: false });
     expect(w.object('plain-wins')!.gettable).toBe(true);
     expect(w.placement('worn-cloak')).toEqual({ parent: 'p', rel: 'worn' });
+  });
+
+  it('reads pacifist, dexterity, size and contain_size (the room left: capacity is it plus what is inside), and writes them back', () => {
+    const g = graph() as { nodes: Record<string, Record<string, unknown>> };
+    Object.assign(g.nodes['p']!, { pacifist: true, dexterity: 4, contain_size: 15 });
+    g.nodes['q'] = { node_id: 'q', name: 'quiet one', room: false, agent: true, object: false, desc: 'Quiet.', container_node: { target_id: 'r' }, pacifist: false, dexterity: 0, contain_size: 20 };
+    Object.assign(g.nodes['in-box']!, { size: 4, contain_size: 3 });
+    g.nodes['coin'] = obj('coin', { size: 2 }, 'in-box');
+    const { state } = importLightGraph(g, { file: 'traits' });
+    const w = new World(state);
+    // the porter wears a cloak of size 1: 15 left + 1 = 16
+    expect(w.character('p')).toMatchObject({ pacifist: true, dexterity: 4, capacity: 16 });
+    expect(w.character('q')!.pacifist).toBeUndefined();
+    expect(w.character('q')!.dexterity).toBe(0);
+    expect(w.character('q')).not.toHaveProperty('capacity');
+    expect(w.object('in-box')).toMatchObject({ size: 4, capacity: 5 });
+    expect(w.object('coin')!.size).toBe(2);
+    expect(w.object('pebble')).not.toHaveProperty('size');
+    expect(execute(w, 'p', 'hit quiet one').failed).toBe('not_pacifist');
+    const out = exportLightGraph(state).nodes;
+    expect(out['p']).toMatchObject({ pacifist: true, dexterity: 4, contain_size: 15 });
+    expect(out['in-box']).toMatchObject({ size: 4, contain_size: 3 });
+    expect(out['pebble']).toMatchObject({ size: 1 });
+    const again = importLightGraph(JSON.parse(JSON.stringify(exportLightGraph(state))), { file: 'again' });
+    expect(again.state.nodes).toEqual(state.nodes);
   });
 
   it('a container without surface_type is a surface, as in LIGHT; is_surface decides when present', () => {

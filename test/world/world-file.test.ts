@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WorldFileError } from '../../server/engine/index.js';
+import { execute, loadOf, World, WorldFileError } from '../../server/engine/index.js';
 import { loadWorld } from '../../server/world-io/load-world.js';
 import { LITTLE_WORLD } from '../fixtures/little-world.js';
 
@@ -30,6 +30,33 @@ describe('world files', () => {
     expect(format).toBe('lightmud');
     expect(start).toBe('garden');
     expect(Object.keys(state.nodes)).toHaveLength(3 + 5 + 22);
+  });
+
+  it('reads the limits and traits (size, capacity, dexterity, pacifist), leaving them absent by default; a world may start over a capacity', () => {
+    const doc = structuredClone(LITTLE_WORLD) as unknown as { objects: Record<string, unknown>[]; characters: Record<string, unknown>[] };
+    Object.assign(doc.characters[0]!, { capacity: 2, dexterity: 3, pacifist: true });
+    Object.assign(doc.objects.find((o) => o['id'] === 'chest')!, { capacity: 5, size: 8 });
+    const { state } = loadWorld(write('traits.json', doc));
+    expect(state.nodes['gardener']).toMatchObject({ capacity: 2, dexterity: 3, pacifist: true });
+    expect(state.nodes['chest']).toMatchObject({ capacity: 5, size: 8 });
+    for (const k of ['capacity', 'dexterity', 'pacifist']) expect(state.nodes['orc']).not.toHaveProperty(k);
+    for (const k of ['capacity', 'size']) expect(state.nodes['shovel']).not.toHaveProperty(k);
+    // the gardener holds 5 things with a capacity of 2: the world loads, and only more is refused
+    const w = new World(state);
+    expect(loadOf(w, 'gardener')).toBe(5);
+    expect(execute(w, 'gardener', 'get shovel').failed).toBe('capacity');
+    expect(execute(w, 'gardener', 'drop pebble').ok).toBe(true);
+  });
+
+  it('refuses limits and traits of the wrong type', () => {
+    const bad = structuredClone(LITTLE_WORLD) as unknown as { objects: Record<string, unknown>[]; characters: Record<string, unknown>[] };
+    Object.assign(bad.characters[0]!, { capacity: -1, dexterity: 1.5, pacifist: 'yes' });
+    bad.objects[0]!['size'] = 'big';
+    const msg = problemsOf(() => loadWorld(write('traits-bad.json', bad)));
+    expect(msg).toContain('traits-bad.json: character gardener: capacity: must be >= 0');
+    expect(msg).toContain('traits-bad.json: character gardener: dexterity: must be integer');
+    expect(msg).toContain('traits-bad.json: character gardener: pacifist: must be boolean');
+    expect(msg).toContain('traits-bad.json: object shovel: size: must be integer');
   });
 
   it('names file, entity and field for schema errors', () => {

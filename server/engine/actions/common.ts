@@ -1,5 +1,5 @@
 /** Constraint building blocks shared by the action rules. */
-import { a, capitalize, the } from '../names.js';
+import { a, capitalize, listing, the } from '../names.js';
 import type { GraphNode, NodeId, ObjectNode } from '../types.js';
 import type { World } from '../world.js';
 import type { ActionArgs, Constraint } from './rule.js';
@@ -93,3 +93,53 @@ export function otherCharactersHere(w: World, actor: NodeId): GraphNode[] {
 
 /** A node's name as it appears in canonical action text: lower case, as commands are matched without case. */
 export const cname = (w: World, id: NodeId | undefined): string => (id ? w.node(id)?.name.toLowerCase() ?? '?' : '?');
+
+// ---- limits and traits (LIGHT's defaults) ------------------------------------------------------
+
+/** LIGHT's limits on what one character has on: worn things, and wielded things. */
+export const MAX_WORN = 3;
+export const MAX_WIELDED = 1;
+/** LIGHT's default size of an object, and what a container, surface or character holds. */
+export const DEFAULT_SIZE = 1;
+export const DEFAULT_CAPACITY = 20;
+
+export const sizeOf = (w: World, id: NodeId): number => w.object(id)?.size ?? DEFAULT_SIZE;
+/** What a character or a container/surface can hold; Infinity for rooms. */
+export function capacityOf(w: World, id: NodeId): number {
+  const n = w.node(id);
+  if (!n || n.kind === 'room') return Infinity;
+  return n.capacity ?? DEFAULT_CAPACITY;
+}
+/** The room its direct contents take (for a character: carried, worn and wielded together). */
+export const loadOf = (w: World, id: NodeId): number => w.objectsIn(id).reduce((sum, o) => sum + (o.size ?? DEFAULT_SIZE), 0);
+/** Would `object` fit in `holder` beside what it holds already? */
+export const fits = (w: World, holder: NodeId, object: NodeId): boolean => loadOf(w, holder) + sizeOf(w, object) <= capacityOf(w, holder);
+
+/** The actor can take X without going over what it can hold (LIGHT: "you can't carry that much more"). */
+export function actorCanHold(): Constraint {
+  return {
+    id: 'capacity',
+    holds: (w, actor, x) => !!x.object && fits(w, actor, x.object),
+    failure: (w, _actor, x) => `You can't carry ${theOf(w, x.object)}: you can't carry that much more.`,
+  };
+}
+
+/** How many things a character has on with the relation. */
+export const onBody = (w: World, actor: NodeId, rel: 'worn' | 'wielded'): ObjectNode[] => w.objectsIn(actor, rel);
+
+const NUMBER = ['no', 'one', 'two', 'three', 'four', 'five', 'six'];
+
+/** LIGHT's limits: at most MAX_WORN worn things and MAX_WIELDED wielded ones. */
+export function bodyLimit(rel: 'worn' | 'wielded'): Constraint {
+  const max = rel === 'worn' ? MAX_WORN : MAX_WIELDED;
+  return {
+    id: rel === 'worn' ? 'wear_limit' : 'wield_limit',
+    holds: (w, actor) => onBody(w, actor, rel).length < max,
+    failure: (w, actor) => {
+      const on = listing(onBody(w, actor, rel).map((o) => the(o)), 'and');
+      return rel === 'worn'
+        ? `You can't wear any more: you are already wearing ${on} (${NUMBER[max] ?? max} things at most). Remove one first.`
+        : `You can't wield any more: you are already wielding ${on}. Remove it first.`;
+    },
+  };
+}

@@ -1,8 +1,8 @@
 /**
  * get X from Y — actor and Y in the same room (Y in the room or carried); X gettable;
- * Y is a container or surface; X is in/on Y. Effect: actor carries X.
+ * Y is a container or surface; X is in/on Y; X fits in what the actor can carry. Effect: actor carries X.
  */
-import { aOf, The, theOf, withinReach, cname, containerWithinReach } from './common.js';
+import { actorCanHold, aOf, The, theOf, withinReach, cname, containerWithinReach } from './common.js';
 import { actionEvent } from './event.js';
 import type { ActionRule } from './rule.js';
 
@@ -22,6 +22,7 @@ export const getFrom: ActionRule = {
       failure: (w, _a, x) => `${The(w, x.object)} is not ${w.object(x.container!)?.container ? 'in' : 'on'} ${theOf(w, x.container)}.`,
     },
     { id: 'gettable', holds: (w, _a, x) => !!w.object(x.object!)?.gettable, failure: (w, _a, x) => `You can't pick up ${theOf(w, x.object)}.` },
+    actorCanHold(),
   ],
   apply(w, actor, x) {
     w.move(x.object!, actor, 'carried');

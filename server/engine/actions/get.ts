@@ -1,5 +1,5 @@
-/** get X — actor and X in the same room; X gettable. Effect: actor carries X. */
-import { aOf, The, theOf, cname } from './common.js';
+/** get X — actor and X in the same room; X gettable; X fits in what the actor can carry. Effect: actor carries X. */
+import { actorCanHold, aOf, The, theOf, cname } from './common.js';
 import { actionEvent } from './event.js';
 import type { ActionRule } from './rule.js';
 
@@ -20,6 +20,7 @@ export const get: ActionRule = {
       },
     },
     { id: 'gettable', holds: (w, _a, x) => !!w.object(x.object!)?.gettable, failure: (w, _a, x) => `You can't pick up ${theOf(w, x.object)}.` },
+    actorCanHold(),
   ],
   apply(w, actor, x) {
     w.move(x.object!, actor, 'carried');

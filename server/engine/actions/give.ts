@@ -1,12 +1,20 @@
-/** give X to A — A in the same room; actor carries X. Effect: A carries X. */
-import { aOf, objectCarried, otherCharactersHere, targetHere, The, theOf, cname } from './common.js';
+/** give X to A — A in the same room; actor carries X; X fits in what A can carry. Effect: A carries X. */
+import { aOf, fits, objectCarried, otherCharactersHere, targetHere, The, theOf, cname } from './common.js';
 import { actionEvent } from './event.js';
 import type { ActionArgs, ActionRule } from './rule.js';
 
 export const give: ActionRule = {
   name: 'give',
   slots: ['object', 'target'],
-  constraints: [targetHere(), objectCarried()],
+  constraints: [
+    targetHere(),
+    objectCarried(),
+    {
+      id: 'capacity',
+      holds: (w, _a, x) => fits(w, x.target!, x.object!),
+      failure: (w, _a, x) => `${The(w, x.target)} can't carry ${theOf(w, x.object)}: they can't carry that much more.`,
+    },
+  ],
   apply(w, actor, x) {
     w.move(x.object!, x.target!, 'carried');
     return actionEvent(w, 'give', actor, x, this.canonical(w, x), {

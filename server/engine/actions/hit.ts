@@ -1,4 +1,4 @@
-/** hit A — A in the same room. Effect: none on the graph; A is told and the room sees it. */
+/** hit A — A in the same room; the actor is not a pacifist (LIGHT's flag). Effect: none on the graph; A is told and the room sees it. */
 import { otherCharactersHere, targetHere, The, theOf, cname } from './common.js';
 import { actionEvent } from './event.js';
 import type { ActionRule } from './rule.js';
@@ -6,7 +6,10 @@ import type { ActionRule } from './rule.js';
 export const hit: ActionRule = {
   name: 'hit',
   slots: ['target'],
-  constraints: [targetHere()],
+  constraints: [
+    targetHere(),
+    { id: 'not_pacifist', holds: (w, actor) => !w.character(actor)?.pacifist, failure: () => "You can't do that: you are a pacifist." },
+  ],
   apply(w, actor, x) {
     const weapon = w.objectsIn(actor, 'wielded')[0];
     const withWhat = weapon ? ` with ${theOf(w, weapon.id)}` : '';

@@ -1,8 +1,8 @@
 /**
  * put X in/on Y — actor and Y in the same room (or Y carried); Y a container (in) or a surface
- * (on); actor carries X; X is not Y (nor holds Y). Effect: X in/on Y.
+ * (on); actor carries X; X is not Y (nor holds Y); X fits beside what Y holds. Effect: X in/on Y.
  */
-import { aOf, carries, objectCarried, The, theOf, withinReach, cname, containerWithinReach } from './common.js';
+import { aOf, carries, fits, objectCarried, The, theOf, withinReach, cname, containerWithinReach } from './common.js';
 import { actionEvent } from './event.js';
 import type { ActionArgs, ActionRule } from './rule.js';
 
@@ -26,6 +26,11 @@ export const put: ActionRule = {
       id: 'not_self',
       holds: (w, _a, x) => x.object !== x.container && !w.isInside(x.container!, x.object!),
       failure: (w, _a, x) => (x.object === x.container ? `You can't put ${theOf(w, x.object)} ${x.prep ?? 'in'} itself.` : `${The(w, x.container)} is inside ${theOf(w, x.object)}.`),
+    },
+    {
+      id: 'capacity',
+      holds: (w, _a, x) => fits(w, x.container!, x.object!),
+      failure: (w, _a, x) => `You can't put ${theOf(w, x.object)} ${x.prep ?? 'in'} ${theOf(w, x.container)}: there's no room left for it.`,
     },
   ],
   apply(w, actor, x) {
