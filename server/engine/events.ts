@@ -19,6 +19,8 @@ export interface GameEvent {
   text?: string;
   /** LIGHT's canonical text of a graph action ("give shovel to orc"); absent for speech and moves. */
   action?: string;
+  /** For a hit that harmed: the health points its target lost. */
+  damage?: number;
   /** viewer id -> what that character perceived. The actor's own view is under the actor's id. */
   seen: Record<NodeId, string>;
 }

@@ -8,7 +8,7 @@ import schema from '../../world-data/world.schema.json' with { type: 'json' };
 import { ROOM_CATEGORIES, type CharacterNode, type GraphNode, type NodeId, type ObjectNode, type Placement, type PolicyKind, type RoomNode, type WorldState } from './types.js';
 
 export interface RoomSpec { id: string; name: string; category: string; description: string; backstory: string; exits: { label: string; to: string }[] }
-export interface CharacterSpec { id: string; name: string; prefix?: string; persona: string; description: string; room: string; policy?: PolicyKind }
+export interface CharacterSpec { id: string; name: string; prefix?: string; persona: string; description: string; room: string; policy?: PolicyKind; health?: number }
 export interface ObjectSpec {
   id: string; name: string; prefix?: string; description: string;
   gettable?: boolean; container?: boolean; surface?: boolean; weapon?: boolean; wearable?: boolean; food?: boolean; drink?: boolean;
@@ -121,6 +121,7 @@ export function buildWorldState(files: { file: string; data: unknown }[], opts: 
     }
     for (const c of doc.characters ?? []) {
       const ch: CharacterNode = { kind: 'character', id: c.id, name: c.name, prefix: c.prefix ?? defaultPrefix(c.name), persona: c.persona, description: c.description, policy: c.policy ?? 'idle' };
+      if (c.health !== undefined) ch.health = c.health;
       addNode(file, ch);
     }
     for (const o of doc.objects ?? []) {

@@ -198,6 +198,8 @@ export class GameHost {
     const result: SubmitResult = { seq: 0, ok: outcome.ok, text: outcome.text, deliveries, states: this.statesFor([actor]) };
     if (outcome.failed) result.failed = outcome.failed;
     if (outcome.action) result.action = outcome.action;
+    const died = outcome.events.filter((e) => e.type === 'death').map((e) => e.actor);
+    if (died.length) result.died = died;
     // `again` is logged as the command it ran, so a replay from a snapshot does the same
     this.pending.push({ row: { time: Date.now(), actor, kind: 'command', input: outcome.input ?? text, ok: outcome.ok, text: outcome.text, events: outcome.events, account, cause }, result });
   }

@@ -73,6 +73,9 @@ export function importLightGraph(data: LightGraph, opts: { file: string; seed?: 
         kind: 'character', id, name, prefix: str(n['name_prefix'], 'a'), persona: str(n['persona']), description: str(n['desc']),
         policy: flag(n, ['is_player', '_human'], false) ? 'human' : 'idle',
       };
+      // LIGHT's agents carry health (default 6); a dead one (health 0, or `dead`) is kept at 1 here
+      const health = n['health'];
+      if (typeof health === 'number' && Number.isFinite(health)) ch.health = Math.max(1, Math.round(health));
       nodes[id] = ch;
     } else {
       // as LIGHT's GraphObject: is_container / is_surface make a container; surface_type defaults
@@ -146,6 +149,7 @@ export function exportLightGraph(state: WorldState): LightGraph {
       nodes[n.id] = {
         ...common, room: false, agent: true, object: false, classes: ['agent'], desc: n.description, persona: n.persona, name_prefix: n.prefix,
         is_player: n.policy === 'human', container_node: { target_id: state.placement[n.id]?.parent ?? 'VOID' }, contain_size: 20, size: 20,
+        ...(n.health !== undefined ? { health: n.health } : {}),
       };
     } else {
       const p = state.placement[n.id];
