@@ -73,7 +73,7 @@ export function importLightGraph(data: LightGraph, opts: { file: string; seed?: 
         kind: 'character', id, name, prefix: str(n['name_prefix'], 'a'), persona: str(n['persona']), description: str(n['desc']),
         policy: flag(n, ['is_player', '_human'], false) ? 'human' : 'idle',
       };
-      // LIGHT's agents carry health (default 6); a dead one (health 0, or `dead`) is kept at 1 here
+      // LIGHT's agents carry health (default 6; LIGHT writes floats); a dead agent's 0 is read as 1
       const health = n['health'];
       if (typeof health === 'number' && Number.isFinite(health)) ch.health = Math.max(1, Math.round(health));
       nodes[id] = ch;
