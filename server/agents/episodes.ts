@@ -191,7 +191,10 @@ export async function runEpisodes(world: World, policy: Policy, opts: EpisodeOpt
     const lives: Live[] = [];
     for (let i = start; i < Math.min(opts.n, start + group); i++) lives.push(startEpisode(world, i, opts.seed, rooms, home, prefix));
     for (let t = 0; t < opts.turns; t++) {
-      const inputs = lives.map((live) => {
+      // An episode ends early when one of its characters has died (hit to 0 health).
+      const playing = lives.filter((live) => live.ep.characters.every((id) => live.world.character(id)));
+      if (!playing.length) break;
+      const inputs = playing.map((live) => {
         const speaker = live.ep.characters[t % 2]!;
         const partner = live.ep.characters[(t + 1) % 2]!;
         const heard = live.lastSay && live.lastSay.from !== speaker ? live.lastSay : undefined;
@@ -201,7 +204,7 @@ export async function runEpisodes(world: World, policy: Policy, opts: EpisodeOpt
         return { speaker, input: { view, history: historyFor(live, speaker), queued: queued?.[0], variant: live.rng.int(1 << 30) } };
       });
       const choices = await policy.decide(inputs.map((x) => x.input));
-      lives.forEach((live, j) => {
+      playing.forEach((live, j) => {
         const { speaker, input } = inputs[j]!;
         const choice = choices[j]!;
         // A queued step that was taken is consumed; the rest of its plan stays queued.

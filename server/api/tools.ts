@@ -123,7 +123,7 @@ export const TOOLS: ToolDef[] = [
   graph('remove', 'remove', 'Take off something you wear, or stop wielding a weapon; you then carry it.', { object: str(OBJECT) }, (a) => `remove ${clean(a.object)}`),
   graph('eat', 'eat', 'Eat food you carry (it is gone afterwards).', { object: str(OBJECT) }, (a) => `eat ${clean(a.object)}`),
   graph('drink', 'drink', 'Drink a drink you carry (it is gone afterwards).', { object: str(OBJECT) }, (a) => `drink ${clean(a.object)}`),
-  graph('hit', 'hit', 'Hit another character in the room. Nothing breaks, but they and everyone here see it.', { character: str(CHARACTER) }, (a) => `hit ${clean(a.character)}`),
+  graph('hit', 'hit', 'Hit another character in the room: it may miss, be blocked, or cost them 2 health; at 0 they die and leave a body holding their things. They and everyone here see it.', { character: str(CHARACTER) }, (a) => `hit ${clean(a.character)}`),
   graph('hug', 'hug', 'Hug another character in the room.', { character: str(CHARACTER) }, (a) => `hug ${clean(a.character)}`),
   // LIGHT's other verbs (engine actions outside table 12; see the README's rules).
   graph('equip', 'equip', 'Wear or wield an object you carry, as it affords (LIGHT\'s equip).', { object: str(OBJECT) }, (a) => `equip ${clean(a.object)}`),

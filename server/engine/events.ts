@@ -24,6 +24,8 @@ export interface GameEvent {
    * is unchanged. Its `action` is still the canonical text that was carried out.
    */
   failed?: true;
+  /** For a hit that harmed: the health points its target lost. */
+  damage?: number;
   /** viewer id -> what that character perceived. The actor's own view is under the actor's id. */
   seen: Record<NodeId, string>;
 }

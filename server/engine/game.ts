@@ -7,6 +7,7 @@ import { ACTIONS, firstFailure, type ActionArgs, type ActionName, type ActionRul
 import { pointable } from './actions/point.js';
 import { emoteTargetPhrase, emoteThirdPerson, type Emote } from './emotes.js';
 import { seenInRoom, type GameEvent } from './events.js';
+import { bodyOf, die, otherCondition, selfCondition } from './health.js';
 import { helpText } from './help.js';
 import { capitalize, listing, the } from './names.js';
 import { DIRECTIONS, parse, type ActionSlots, type Intent } from './parser.js';
@@ -52,7 +53,7 @@ const AGAIN = /^\s*(again|!)\s*$/i;
 
 export function execute(world: World, actor: NodeId, input: string): Outcome {
   const me = world.character(actor);
-  if (!me) return fail(`There is no character "${actor}".`);
+  if (!me) return fail(bodyOf(world, actor) ? 'You are dead; you cannot act.' : `There is no character "${actor}".`);
   if (!world.roomOf(actor)) return fail('You are nowhere; you cannot act.');
   if (input.length > MAX_INPUT_LENGTH) return fail(`That command is too long (${input.length} characters; the limit is ${MAX_INPUT_LENGTH}).`);
   let memory = lastCommands.get(world);
@@ -73,6 +74,7 @@ export function executeIntent(world: World, actor: NodeId, intent: Intent): Outc
     case 'equip': return doAction(world, actor, 'equip', [{ object: intent.object }]);
     case 'look': return { ok: true, text: look(world, actor), events: [] };
     case 'inventory': return { ok: true, text: inventory(world, actor), events: [] };
+    case 'health': return doHealth(world, actor, intent.who);
     case 'examine': return doExamine(world, actor, intent.what);
     case 'go': return doGo(world, actor, intent.where);
     case 'say': return doSay(world, actor, intent.text);
@@ -182,7 +184,12 @@ function doAction(world: World, actor: NodeId, name: ActionName, options: Action
 
 function applyAction(world: World, actor: NodeId, rule: ActionRule, args: ActionArgs): Outcome {
   const event = rule.apply(world, actor, args);
-  return { ok: true, text: event.seen[actor] ?? '', events: [event], action: event.action! };
+  const events = [event];
+  // A character the action left without health dies (LIGHT's death follows the hit that caused it).
+  const victim = event.target ? world.character(event.target) : undefined;
+  if (victim && victim.health !== undefined && victim.health <= 0) events.push(die(world, victim.id));
+  const text = events.map((e) => e.seen[actor]).filter((t) => t).join(' ');
+  return { ok: true, text, events, action: event.action! };
 }
 
 
@@ -292,6 +299,20 @@ function doAll(world: World, actor: NodeId, intent: Extract<Intent, { kind: 'all
 function withinReachOf(world: World, actor: NodeId, id: NodeId): boolean {
   const holder = world.holderOf(id);
   return holder ? holder === actor : world.roomOf(id) === world.roomOf(actor);
+}
+
+// ---- health ------------------------------------------------------------------------------------
+
+/** "health": how you feel; "health A": how someone here looks. Nobody else is told. */
+function doHealth(world: World, actor: NodeId, who?: string): Outcome {
+  if (who === undefined) return { ok: true, text: selfCondition(world.character(actor)!), events: [] };
+  const r = resolveSlot(world, actor, 'target', who);
+  if (!r.ok) return fail(r.message);
+  const names = distinctNames(world, r.ids);
+  if (names.length > 1) return fail(`Whom do you mean: ${listing(names.map((n) => `the ${n}`), 'or')}?`);
+  const id = r.ids[0]!;
+  const c = world.character(id)!;
+  return { ok: true, text: id === actor ? selfCondition(c) : otherCondition(c), events: [] };
 }
 
 // ---- looking -----------------------------------------------------------------------------------

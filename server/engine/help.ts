@@ -14,7 +14,8 @@ export const HELP_TOPICS: Record<string, string> = {
   follow: 'follow A goes wherever A goes from the room you are both in; unfollow stops.',
   point: 'point X (point at X) shows everyone here a thing, a person, or the way to the next room (point north).',
   wait: 'wait (z) lets a moment pass.',
-  hit: 'hit A (attack, punch) strikes someone here (not if you are a pacifist). hug A embraces them.',
+  hit: 'hit A (attack, punch) strikes someone here (not if you are a pacifist): it may miss, be blocked, or hurt them; someone with no health left dies, and their body keeps what they had. hug A embraces them.',
+  health: 'health (status, hp) says how you feel; health A (diagnose A) how someone here looks. Only you are told.',
   look: 'look (l) describes the room. look north (l n) shows the room that way; look in X / look on X what X holds. examine X (x, look at X) describes a thing, a person, yourself (examine me) or the room (examine room).',
   exits: 'exits lists the ways out of the room and where they lead.',
   again: 'again (or !) does your last command once more.',
@@ -26,12 +27,12 @@ export const HELP_TOPICS: Record<string, string> = {
 
 export function helpText(topic?: string): string | null {
   if (topic) {
-    const key = Object.keys(HELP_TOPICS).find((k) => k === topic || HELP_TOPICS[k]!.toLowerCase().includes(`${topic} `));
+    const key = HELP_TOPICS[topic] !== undefined ? topic : Object.keys(HELP_TOPICS).find((k) => HELP_TOPICS[k]!.toLowerCase().includes(`${topic} `));
     return key ? HELP_TOPICS[key]! : null;
   }
   return [
     'Commands:',
-    '  look (l), look north, look in X, examine X (x), inventory (i), exits, go EXIT (n, s, e, w, u, d)',
+    '  look (l), look north, look in X, examine X (x), inventory (i), health, health A, exits, go EXIT (n, s, e, w, u, d)',
     '  get X, get X from Y, drop X, put X in/on Y, give X to A, steal X from A',
     '  get all, get all from Y, drop all, put all in/on Y; again (!) repeats your last command',
     '  wear X, wield X, equip X, remove X, eat X, drink X, ingest X, hit A, hug A',

@@ -10,3 +10,4 @@ export { parse, type Intent } from './parser.js';
 export { buildWorldState, WorldFileError, type WorldFile } from './world-file.js';
 export { look, inventory, examine } from './views.js';
 export { Rng } from './rng.js';
+export { healthOf, conditionWord, rollHit, HIT_DAMAGE, type HitRoll } from './health.js';

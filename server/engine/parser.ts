@@ -27,6 +27,8 @@ export type Intent =
   | { kind: 'look' }
   | { kind: 'examine'; what: string }
   | { kind: 'inventory' }
+  /** LIGHT's health: how you feel, or (with a name) how someone here looks. */
+  | { kind: 'health'; who?: string }
   | { kind: 'go'; where: string }
   | { kind: 'say'; text: string }
   | { kind: 'tell'; who: string; text: string; whisper: boolean; line?: string }
@@ -210,6 +212,10 @@ export function parse(raw: string): Intent {
     case 'examine': case 'x': case 'inspect': case 'read': case 'ex': case 'exa':
       return rest ? { kind: 'examine', what: rest.replace(/^(at)\s+/i, '') } : { kind: 'incomplete', message: `${cap(verb === 'x' ? 'examine' : verb)} what?` };
     case 'inventory': case 'inv': case 'i': return { kind: 'inventory' };
+    case 'health': case 'status': case 'stats': case 'hp': case 'diagnose': case 'condition': {
+      const who = rest.replace(/^(of|on)\s+/i, '');
+      return who ? { kind: 'health', who } : { kind: 'health' };
+    }
     case 'go': case 'walk': case 'move': case 'travel': case 'head': case 'run': case 'enter': case 'climb':
       if (!rest) return { kind: 'incomplete', message: 'Go where?' };
       return { kind: 'go', where: rest.replace(/^(to|towards|into|through)\s+/i, '') };

@@ -54,7 +54,15 @@ export interface CharacterNode {
   dexterity?: number;
   /** LIGHT's pacifist: it cannot hit. */
   pacifist?: boolean;
+  /**
+   * Health points, as LIGHT's agents have them: `hit` takes some away, and at 0 the character dies.
+   * Absent means DEFAULT_HEALTH (LIGHT's default, 6); written only once it differs or was given.
+   */
+  health?: number;
 }
+
+/** A character's health when its world gives none (LIGHT's GraphAgent default). */
+export const DEFAULT_HEALTH = 6;
 
 /** Object affordances, as in LIGHT: what can be done with an object. */
 export interface Affordances {

@@ -10,7 +10,7 @@ import { ROOM_CATEGORIES, type CharacterNode, type GraphNode, type NodeId, type 
 export interface RoomSpec { id: string; name: string; category: string; description: string; backstory: string; exits: { label: string; to: string }[] }
 export interface CharacterSpec {
   id: string; name: string; prefix?: string; persona: string; description: string; room: string; policy?: PolicyKind;
-  capacity?: number; dexterity?: number; pacifist?: boolean;
+  capacity?: number; dexterity?: number; pacifist?: boolean; health?: number;
 }
 export interface ObjectSpec {
   id: string; name: string; prefix?: string; description: string;
@@ -128,6 +128,7 @@ export function buildWorldState(files: { file: string; data: unknown }[], opts: 
       if (c.capacity !== undefined) ch.capacity = c.capacity;
       if (c.dexterity !== undefined) ch.dexterity = c.dexterity;
       if (c.pacifist) ch.pacifist = true;
+      if (c.health !== undefined) ch.health = c.health;
       addNode(file, ch);
     }
     for (const o of doc.objects ?? []) {

@@ -191,6 +191,12 @@ export class World {
     else c.following = leader;
   }
 
+  /** Set a character's health (hit's harm). */
+  setHealth(id: NodeId, health: number): void {
+    const c = this.character(id);
+    if (c) c.health = health;
+  }
+
   /** Take a node out of the world without destroying it (it keeps its own contents). */
   unplace(id: NodeId): void {
     const p = this.state.placement[id];

@@ -18,7 +18,7 @@ import { sanitiseInput } from '../engine/index.js';
 export const DEFAULT_SNAPSHOT_EVERY = 5000;
 
 /** While the database cannot be written: commands that only read the world (run, not logged). */
-const READS = new Set(['look', 'examine', 'inventory', 'help', 'incomplete', 'unknown']);
+const READS = new Set(['look', 'examine', 'inventory', 'health', 'help', 'incomplete', 'unknown']);
 /** While the database cannot be written: how often a command that writes is tried again. */
 export const STORAGE_RETRY_MS = 5000;
 
@@ -198,6 +198,8 @@ export class GameHost {
     const result: SubmitResult = { seq: 0, ok: outcome.ok, text: outcome.text, deliveries, states: this.statesFor([actor]) };
     if (outcome.failed) result.failed = outcome.failed;
     if (outcome.action) result.action = outcome.action;
+    const died = outcome.events.filter((e) => e.type === 'death').map((e) => e.actor);
+    if (died.length) result.died = died;
     // `again` is logged as the command it ran, so a replay from a snapshot does the same
     this.pending.push({ row: { time: Date.now(), actor, kind: 'command', input: outcome.input ?? text, ok: outcome.ok, text: outcome.text, events: outcome.events, account, cause }, result });
   }

@@ -219,6 +219,8 @@ export class Host {
     if (r.storage !== undefined) this.noteStorage(r.storage);
     for (const l of this.listeners) l(characterId, r.text, null);
     this.route(r.deliveries, r.states, characterId);
+    // The dead leave play as characters a world reload drops do: their drivers are told and let go.
+    for (const id of r.died ?? []) this.release(id, 'You have died; your character is gone from the world. Choose another.', true);
     const own = r.states[characterId];
     if (own) this.annotate(own);
     return r;

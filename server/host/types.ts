@@ -76,6 +76,8 @@ export interface SubmitResult {
   states: Record<string, CharacterState>;
   /** Whether the database can be written, as this command found it (null: it can). */
   storage?: StorageFault | null;
+  /** Characters that died in this command (their nodes are gone): whoever drove them is released. */
+  died?: string[];
 }
 
 export interface CharacterInfo {

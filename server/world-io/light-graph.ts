@@ -78,6 +78,9 @@ export function importLightGraph(data: LightGraph, opts: { file: string; seed?: 
       if (truthy(n['pacifist'])) ch.pacifist = true;
       const dex = num(n['dexterity']);
       if (dex !== undefined) ch.dexterity = Math.round(dex);
+      // LIGHT's agents carry health (default 6; LIGHT writes floats); a dead agent's 0 is read as 1
+      const health = n['health'];
+      if (typeof health === 'number' && Number.isFinite(health)) ch.health = Math.max(1, Math.round(health));
       nodes[id] = ch;
     } else {
       // as LIGHT's GraphObject: is_container / is_surface make a container; surface_type defaults
@@ -167,6 +170,7 @@ export function exportLightGraph(state: WorldState): LightGraph {
         ...common, room: false, agent: true, object: false, classes: ['agent'], desc: n.description, persona: n.persona, name_prefix: n.prefix,
         is_player: n.policy === 'human', container_node: { target_id: state.placement[n.id]?.parent ?? 'VOID' }, contain_size: left(n.id), size: 20,
         pacifist: !!n.pacifist, ...(n.dexterity !== undefined ? { dexterity: n.dexterity } : {}),
+        ...(n.health !== undefined ? { health: n.health } : {}),
       };
     } else {
       const p = state.placement[n.id];

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { EMOTES, execute } from '../../server/engine/index.js';
 import { littleWorld } from '../fixtures/little-world.js';
+import { seedRolling } from '../fixtures/hit-seeds.js';
 
 describe('viewpoints', () => {
   it('give: actor, target and others each get their own sentence', () => {
@@ -21,10 +22,14 @@ describe('viewpoints', () => {
     expect(ev!.seen['gardener']).toBe('The kitty steals a silver ring from the orc.');
   });
 
-  it('hit names the wielded weapon', () => {
-    const w = littleWorld();
+  it('hit names the wielded weapon; the two of them learn how the one hit looks', () => {
+    const w = littleWorld(seedRolling(['harm']));
     const [ev] = execute(w, 'orc', 'hit gardener').events;
-    expect(ev!.seen).toEqual({ orc: 'You hit the gardener with the club.', gardener: 'The orc hits you with a club!', kitty: 'The orc hits the gardener with a club.' });
+    expect(ev!.seen).toEqual({
+      orc: 'You hit the gardener with the club. The gardener looks bruised.',
+      gardener: 'The orc hits you with a club! You are feeling bruised.',
+      kitty: 'The orc hits the gardener with a club.',
+    });
   });
 
   it('say, tell and whisper reach only the room; whisper hides its words from others', () => {
