@@ -94,7 +94,7 @@ export interface ServerOptions extends LimitOptions {
   accountTokenMs: number;
   guestTokenMs: number;
   /** fastify logger: false for none, true for pino at info, or pino options. */
-  logger: boolean | { level: string };
+  logger: boolean | { level: string; stream?: { write(s: string): void } };
   /** The crowd room (server/crowd): who takes a seat no worker has (default: the bundled model), its sweep; false: no crowd routes. */
   crowd?: { partner?: PartnerFactory; tickMs?: number } | false;
 }

@@ -33,6 +33,8 @@ export class Session implements Driver {
   link: SessionLink | null = null;
   linkdeadTimer: NodeJS.Timeout | null = null;
   readonly startedAt = Date.now();
+  /** When the player last sent anything on a connection that has since dropped (kept while link-dead). */
+  private lastInputAt = this.startedAt;
 
   constructor(
     private portal: Portal,
@@ -62,6 +64,16 @@ export class Session implements Driver {
 
   arrive(look: string, state: CharacterState | null): void {
     this.link?.sendLook(look, state);
+  }
+
+  /** Time since the player's last input: on the connection, or, while link-dead, on the one that dropped. */
+  get idleMs(): number {
+    return this.link ? this.link.idleMs : Date.now() - this.lastInputAt;
+  }
+
+  /** The connection is going: remember when its player last sent anything. */
+  noteDropped(link: SessionLink): void {
+    this.lastInputAt = Date.now() - link.idleMs;
   }
 
   detached(reason: string, rechoose = false): void {
@@ -351,6 +363,7 @@ export class Portal {
   /** The connection dropped: hold the character for a while so the player can resume. */
   unbind(session: Session, link: SessionLink): void {
     if (session.link !== link) return;
+    session.noteDropped(link);
     session.link = null;
     if (!this.sessions.has(session)) return;
     this.host.refreshWatch(session.character.id);
@@ -395,7 +408,7 @@ export class Portal {
       role: s.role,
       transport: s.link?.transport ?? null,
       connected: s.link !== null,
-      idleSeconds: Math.round((s.link?.idleMs ?? Date.now() - s.startedAt) / 1000),
+      idleSeconds: Math.round(s.idleMs / 1000),
     }));
   }
 

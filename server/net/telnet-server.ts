@@ -11,6 +11,7 @@ import type { CharacterInfo } from '../host/types.js';
 import type { Session } from './portal.js';
 import { addressKey, TokenBucket } from './limits.js';
 import { SERVER_NAME, SERVER_VERSION } from './websocket.js';
+import { clientShowsColour, colourGameText, EXITS, RESET, ROOM_NAME, SPEECH, TELNET_HELP } from './telnet-colour.js';
 
 /** How many free characters the menu lists; the rest are reachable by name. */
 const LIST_MAX = 40;
@@ -37,6 +38,12 @@ export class TelnetSession extends Connection {
   private bytes: TokenBucket;
   /** Protocol errors by code: each code is logged once per connection, the counts when it closes. */
   private errorCounts = new Map<string, number>();
+  /** The player's `color on|off`, which wins over what the client's terminal type says; null: not chosen. */
+  private colourChoice: boolean | null = null;
+  /** `prompt off`: no "> " while playing. */
+  private promptOn = true;
+  /** `help` commands typed whose results have not come back: the telnet commands go after each. */
+  private helpPending = 0;
 
   constructor(ctx: ServerContext, ip: string, private conn: TelnetConnection, private socket: Socket) {
     super(ctx, ip);
@@ -61,6 +68,9 @@ export class TelnetSession extends Connection {
   start(): void {
     this.conn.on('line', (line) => this.onLine(line));
     this.conn.on('error', (err) => this.onTelnetError(err));
+    this.conn.on('terminal', () => {
+      if (this.colourChoice === null) this.conn.setColour(clientShowsColour(this.conn.terminalTypes, this.conn.mtts));
+    });
     this.conn.on('close', () => {
       this.closed();
       const counts = Object.fromEntries(this.errorCounts);
@@ -114,7 +124,7 @@ export class TelnetSession extends Connection {
     this.socket.cork();
     setImmediate(() => {
       this.promptScheduled = false;
-      if (this.phase !== 'closed') this.conn.prompt(this.promptText());
+      if (this.phase !== 'closed' && (this.promptOn || this.step.kind !== 'playing')) this.conn.prompt(this.promptText());
       this.socket.uncork();
     });
   }
@@ -150,6 +160,10 @@ export class TelnetSession extends Connection {
         this.conn.setEcho(true);
         return this.schedulePrompt();
       }
+      const [first = '', ...args] = word.split(/\s+/);
+      if (first === 'color' || first === 'colour' || first === 'prompt') return this.option(first, args.join(' '));
+      if (word === 'help') this.helpPending++;
+      else if (word === 'help color' || word === 'help colour' || word === 'help prompt' || word === 'help telnet') return this.say(TELNET_HELP);
       return this.command(line);
     }
     if (!line) return this.schedulePrompt();
@@ -188,6 +202,22 @@ export class TelnetSession extends Connection {
       default:
         return this.say('Type guest, login NAME, register NAME, resume TOKEN or quit.');
     }
+  }
+
+  /** `color on|off` and `prompt on|off`: this connection's options. */
+  private option(name: 'color' | 'colour' | 'prompt', value: string): void {
+    if (value !== '' && value !== 'on' && value !== 'off') return this.say(`Usage: ${name} on|off`);
+    if (name === 'prompt') {
+      if (value) this.promptOn = value === 'on';
+      return this.say(value ? `Prompt ${value}.` : `The prompt is ${this.promptOn ? 'on' : 'off'}; type prompt on or prompt off.`);
+    }
+    if (!value) {
+      const why = this.colourChoice !== null ? 'as you chose' : this.conn.colour ? 'your client says it shows colour' : 'your client did not say it shows colour';
+      return this.say(`Colour is ${this.conn.colour ? 'on' : 'off'} (${why}); type ${name} on or ${name} off.`);
+    }
+    this.colourChoice = value === 'on';
+    this.conn.setColour(this.colourChoice);
+    this.say(this.colourChoice ? `Colour on: ${ROOM_NAME}room names${RESET}, ${EXITS}exits${RESET} and ${SPEECH}"speech"${RESET}.` : 'Colour off.');
   }
 
   private onPassword(step: Extract<Step, { name: string }>, password: string): void {
@@ -237,11 +267,15 @@ export class TelnetSession extends Connection {
   // ---- output ----------------------------------------------------------------------------------------
 
   sendResult(text: string, _info: ResultInfo): void {
-    this.say(text);
+    if (this.helpPending > 0 && text.startsWith('Commands:')) {
+      this.helpPending--;
+      return this.say(`${text}\n${TELNET_HELP}`);
+    }
+    this.say(colourGameText(text));
   }
 
   sendEvent(text: string, _event: EventSummary): void {
-    this.say(text);
+    this.say(colourGameText(text));
   }
 
   sendSystem(text: string): void {
@@ -249,7 +283,7 @@ export class TelnetSession extends Connection {
   }
 
   sendLook(text: string, state: CharacterState | null): void {
-    this.say(text);
+    this.say(colourGameText(text));
     if (state) this.sendState(state);
   }
 
@@ -339,6 +373,7 @@ export function listenTelnet(ctx: ServerContext, host: string, port: number, mss
       idleTimeoutMs: 0, // the server's sweep enforces login and idle timeouts on every transport
       maxOutputBuffer: o.maxBufferedBytes,
       maxSubnegotiation: o.maxSubnegotiationBytes,
+      colour: false, // until the client's terminal type says it shows colour, or the player types color on
     });
     new TelnetSession(ctx, ip, conn, socket).start();
   });

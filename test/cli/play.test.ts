@@ -72,12 +72,20 @@ describe('lightmud play', () => {
     expect(top.code).toBe(0);
     const names = [...top.stdout.matchAll(/^ {2}(\S+) {2,}/gm)].map((m) => m[1]!);
     expect(names).toContain('play');
+    expect(names.length).toBeGreaterThanOrEqual(12);
     for (const name of names) {
       const r = lightmud([name, '--help']);
       expect(r.code, name).toBe(0);
       expect(r.stdout).toMatch(new RegExp(`usage: lightmud ${name}`));
+      expect(r.stderr, name).toBe('');
+    }
+    // --help anywhere on the line, after a sub-command or other options, prints the help and runs nothing.
+    for (const args of [['-h'], ['help'], ['corpus', '-h'], ['corpus', 'scene', '--help'], ['eval', '--task', 'dialogue', '--help'], ['serve', '--http-port', '1', '--help']]) {
+      const r = lightmud(args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout, args.join(' ')).toMatch(/usage: lightmud/);
     }
     expect(lightmud(['nonsense']).code).toBe(2);
     expect(lightmud(['play', '--bogus']).code).toBe(2);
-  });
+  }, 120_000);
 });

@@ -220,7 +220,8 @@ describe('lightmud eval', () => {
     expect(r4.code).toBe(1);
     expect(r4.err.join('\n')).toMatch(/line 1: no label_candidates: to rank \(needed for the action task\)/);
     const r5 = await run(['--task', 'dialogue', '--data', join(data, 'missing.txt'), '--baseline', 'ir']);
-    expect(r5.err.join('\n')).toMatch(/missing\.txt: cannot read \(ENOENT\)/);
+    expect(r5.code).toBe(1);
+    expect(r5.err.join('\n')).toMatch(/no file .*missing\.txt\.\n.*`lightmud corpus export` writes/);
     expect([r1, r2, r3, r4, r5].every((r) => !r.err.join('\n').includes('    at '))).toBe(true);
     expect(evalCommand.usage).toMatch(/--baseline ir\|random/);
   });

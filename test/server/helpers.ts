@@ -210,8 +210,10 @@ export class TelnetClient {
   private listeners = new Set<() => void>();
   closed = false;
   private pending = Buffer.alloc(0);
+  private ttypeAnswers = 0;
 
-  private constructor(readonly socket: Socket, private accept: Set<number>) {
+  /** `ttype`: the names to answer TTYPE with, in turn (the last repeated), as MTTS clients do; none: refuse TTYPE. */
+  private constructor(readonly socket: Socket, private accept: Set<number>, private ttype: string[] = []) {
     socket.on('data', (chunk) => this.onData(chunk));
     socket.on('close', () => {
       this.closed = true;
@@ -221,10 +223,10 @@ export class TelnetClient {
   }
 
   /** `accept`: options to agree to when the server offers them (e.g. 201 for GMCP). */
-  static open(port: number, accept: number[] = [], from?: string): Promise<TelnetClient> {
+  static open(port: number, accept: number[] = [], from?: string, ttype: string[] = []): Promise<TelnetClient> {
     const socket = connect(from ? { port, host: '127.0.0.1', localAddress: from } : { port, host: '127.0.0.1' });
     // Like a real telnet client: let the server echo (that is how it hides passwords) and suppress go-ahead.
-    const c = new TelnetClient(socket, new Set([1, 3, ...accept]));
+    const c = new TelnetClient(socket, new Set([1, 3, ...accept]), ttype);
     return new Promise((resolve, reject) => {
       socket.once('connect', () => resolve(c));
       socket.once('error', reject);
@@ -258,6 +260,7 @@ export class TelnetClient {
         this.commands.push([cmd, opt]);
         if (cmd === 251 && this.accept.has(opt)) this.socket.write(Buffer.of(IAC, 253, opt));
         else if (cmd === 251) this.socket.write(Buffer.of(IAC, 254, opt));
+        else if (cmd === 253 && opt === 24 && this.ttype.length) this.socket.write(Buffer.of(IAC, 251, 24));
         else if (cmd === 253 && opt !== 1) this.socket.write(Buffer.of(IAC, 252, opt));
         i += 3;
       } else if (cmd === 250) {
@@ -265,6 +268,10 @@ export class TelnetClient {
         if (end < 0) break;
         const body = buf.subarray(i + 2, end);
         this.commands.push([250, ...body]);
+        if (body[0] === 24 && body[1] === 1 && this.ttype.length) {
+          const name = this.ttype[Math.min(this.ttypeAnswers++, this.ttype.length - 1)]!;
+          this.socket.write(Buffer.concat([Buffer.of(IAC, 250, 24, 0), Buffer.from(name, 'latin1'), Buffer.of(IAC, 240)]));
+        }
         if (body[0] === 201) {
           const s = body.subarray(1).toString('utf8');
           const sp = s.indexOf(' ');
@@ -329,6 +336,11 @@ export class TelnetClient {
     if (this.closed) return Promise.resolve();
     this.socket.end();
     return this.waitClosed();
+  }
+
+  /** Wait until the server has asked for the terminal type `n` times (each answered at once). */
+  waitTtypeRequests(n: number): Promise<void> {
+    return waiter(`${n} TTYPE requests`, () => (this.commands.filter((c) => c[0] === 250 && c[1] === 24 && c[2] === 1).length >= n ? true : undefined), this.subscribe).then(() => {});
   }
 
   /** Log in as a guest and take up `character` by name. */

@@ -37,6 +37,49 @@ export function exportParlai(world: World, data: string, out: string, seed: numb
   return written;
 }
 
+/** A room or a character named by its id or its name (any case). Ambiguous names are refused with their ids. */
+function findNamed<T extends { id: string; name: string }>(list: T[], phrase: string, what: string): T | null {
+  const q = phrase.toLowerCase();
+  const byId = list.find((n) => n.id.toLowerCase() === q);
+  if (byId) return byId;
+  const named = list.filter((n) => n.name.toLowerCase() === q);
+  if (named.length > 1) throw new UsageError(`${named.length} ${what}s are called "${phrase}": give one's id (${named.map((n) => n.id).join(', ')})`);
+  return named[0] ?? null;
+}
+
+/**
+ * `corpus scene` arguments: a room, then characters, each an id or a name. A name of several words may be
+ * quoted or not: the longest run of words that names something is taken, so `walled garden old man kitty`
+ * is the room Walled Garden, the old man and the kitty.
+ */
+export function resolveScene(world: World, args: string[]): { room: string; characters: string[] } {
+  const take = <T extends { id: string; name: string }>(from: number, list: T[], what: string): [T, number] | null => {
+    for (let end = args.length; end > from; end--) {
+      const found = findNamed(list, args.slice(from, end).join(' '), what);
+      if (found) return [found, end];
+    }
+    return null;
+  };
+  const room = take(0, world.rooms(), 'room');
+  if (!room) throw new UsageError(`no room has the id or name "${args[0]}"`);
+  const characters: string[] = [];
+  for (let at = room[1]; at < args.length; ) {
+    const c = take(at, world.characters(), 'character');
+    if (!c) throw new UsageError(`no character has the id or name "${args[at]}"`);
+    characters.push(c[0].id);
+    at = c[1];
+  }
+  if (!characters.length) throw new UsageError('scene needs a room and at least one character (ids or names)');
+  return { room: room[0].id, characters };
+}
+
+const SUBCOMMANDS: [string, string][] = [
+  ['check', 'replay every episode in the engine, count them, look for duplicates and copied lines'],
+  ['scene ROOM CHARACTER...', 'show a writer the staged scene and each character\'s valid actions (ids or names)'],
+  ['state', 'the scene after the first N turns of a written episode'],
+  ['export', 'write the corpus as ParlAI LIGHT text, the files lightmud eval reads'],
+];
+
 function executeQuiet(w: World, who: string, text: string): void {
   execute(w, who, text);
 }
@@ -46,7 +89,7 @@ export const corpusCommand: Command = {
   summary: 'check the written episode corpus: replay every action, count, find duplicates',
   usage: [
     'usage: lightmud corpus check [--data PATH] [--world PATH] [--min-turns N]',
-    '       lightmud corpus scene ROOM CHARACTER CHARACTER... [--world PATH]',
+    '       lightmud corpus scene ROOM CHARACTER... [--world PATH]      (ids or names: "walled garden" kitty)',
     '       lightmud corpus state --data FILE --id EPISODE --turn N [--world PATH]',
     '       lightmud corpus export [--data DIR] [--out DIR] [--seed N] [--world PATH]',
     '',
@@ -68,6 +111,12 @@ export const corpusCommand: Command = {
   ].join('\n'),
   async run(args) {
     const { opts, rest } = parseOptions(args, { data: 'string', world: 'string', 'min-turns': 'string', id: 'string', turn: 'string', out: 'string', seed: 'string' });
+    if (!rest.length) {
+      const width = Math.max(...SUBCOMMANDS.map(([n]) => n.length));
+      console.log(['usage: lightmud corpus <sub-command> [options]     (lightmud corpus --help for the options)', '', 'sub-commands:', ...SUBCOMMANDS.map(([n, what]) => `  ${n.padEnd(width)}  ${what}`)].join('\n'));
+      return 0;
+    }
+    if (!['check', 'scene', 'state', 'export'].includes(rest[0]!)) throw new UsageError(`unknown sub-command "${rest[0]}"; the sub-commands are check, scene, state and export`);
     const world = new World(loadWorld(opts.world ?? CORPUS_WORLD).state);
     if (rest[0] === 'export') {
       const data = opts.data ?? DEFAULT_CORPUS;
@@ -80,10 +129,10 @@ export const corpusCommand: Command = {
       let staged: World;
       let chars: string[];
       if (rest[0] === 'scene') {
-        const [room, ...who] = rest.slice(1);
-        if (!room || who.length < 1) throw new UsageError('scene needs a room id and at least one character id');
-        chars = who;
-        staged = stageEpisode(world, room, who);
+        if (rest.length < 3) throw new UsageError('scene needs a room and at least one character (ids or names)');
+        const scene = resolveScene(world, rest.slice(1));
+        chars = scene.characters;
+        staged = stageEpisode(world, scene.room, scene.characters);
       } else {
         if (!opts.data || !opts.id) throw new UsageError('state needs --data FILE and --id EPISODE');
         const ep = readEpisodeFiles(opts.data).episodes.find((e) => e.id === opts.id);
@@ -107,7 +156,6 @@ export const corpusCommand: Command = {
       }
       return 0;
     }
-    if (rest[0] !== 'check') throw new UsageError('the sub-commands are check, scene and state');
     const { episodes, errors } = readEpisodeFiles(opts.data ?? DEFAULT_CORPUS);
     const report = checkCorpus(world, episodes, { minTurns: opts['min-turns'] ? Number(opts['min-turns']) : 8 });
     for (const e of errors) console.log(e);

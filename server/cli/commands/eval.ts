@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Command } from '../command.js';
 import { intOption, parseOptions, UsageError } from '../command.js';
 import { accumulate, readParlaiFile, ParlaiFormatError, type EvalTask } from '../../../models/eval/parlai.js';
@@ -10,6 +11,13 @@ import { DEFAULT_CASES, EngineAdapter, readCases, runCases } from '../../api/sta
 
 export const DEFAULT_MODEL = 'models/default';
 const TASKS: EvalTask[] = ['dialogue', 'action', 'emote'];
+
+/** Where ParlAI files come from, said whenever they are missing. */
+export const DATA_HINT = [
+  'ParlAI LIGHT files come from this project\'s written corpus: `lightmud corpus export` writes',
+  'world-data/episodes/parlai/{train,valid,test_seen,test_unseen}.{dialogue,action,emote}.txt',
+  '(e.g. --task dialogue --data world-data/episodes/parlai/valid.dialogue.txt); LIGHT\'s own data, if you have it, reads the same.',
+].join('\n');
 
 function fixed(v: number): string {
   return v.toFixed(4);
@@ -49,8 +57,15 @@ export const evalCommand: Command = {
     if (opts.task === 'state-updates') return stateUpdates(opts.data, opts.adapter);
     if (opts.adapter) throw new UsageError('--adapter is for --task state-updates');
     const task = opts.task as EvalTask | undefined;
+    if (!task && !opts.data) throw new UsageError(`give --task (${TASKS.join(', ')} or state-updates) and --data FILE.\n${DATA_HINT}`);
     if (!task || !TASKS.includes(task)) throw new UsageError(`--task must be one of ${TASKS.join(', ')}`);
-    if (!opts.data) throw new UsageError('--data FILE is required');
+    if (!opts.data) throw new UsageError(`--data FILE is required.\n${DATA_HINT}`);
+    for (const file of [opts.data, opts['idf-from']]) {
+      if (file !== undefined && !existsSync(file)) {
+        console.error(`lightmud eval: no file ${file}.\n${DATA_HINT}`);
+        return 1;
+      }
+    }
     if (opts.model && opts.baseline) throw new UsageError('give --model or --baseline, not both');
     if (opts.baseline && !['ir', 'random'].includes(opts.baseline)) throw new UsageError('--baseline must be ir or random');
     const rerank = intOption(opts.rerank, 'rerank', 0);

@@ -2,6 +2,7 @@ import type { Command } from '../command.js';
 import { intOption, parseOptions, UsageError } from '../command.js';
 import { DEFAULT_OPTIONS, type ServerOptions } from '../../net/limits.js';
 import { startServer } from '../../net/server.js';
+import { chooseLogFormat, prettyStream, wantsColour } from '../../net/log-format.js';
 import { relative } from 'node:path';
 import { DEFAULT_WORLD } from '../../world-io/load-world.js';
 
@@ -75,7 +76,9 @@ export const serveCommand: Command = {
     `  --idle-timeout S      seconds without input before disconnecting (default ${DEFAULT_OPTIONS.idleTimeoutMs / 1000}; 0: never)`,
     `  --linkdead S          seconds a dropped player's character stays reserved for resume (default ${DEFAULT_OPTIONS.linkdeadMs / 1000})`,
     ...abuseUsage(),
-    '  --log-level L         fatal, error, warn, info (default), debug; logs are JSON lines (pino) on stdout',
+    '  --log-level L         fatal, error, warn, info (default), debug',
+    '  --log-format F        pretty (one short line a record, coloured) or json (pino\'s JSON lines); default:',
+    '                        pretty on a terminal, json when stdout is piped or a file ($LIGHTMUD_LOG_FORMAT too)',
     '',
     'See "Running it in public" in README.md for every limit and advice on proxies, TLS and backups.',
   ].join('\n'),
@@ -83,7 +86,7 @@ export const serveCommand: Command = {
     const { opts: o } = parseOptions(args, {
       world: 'string', db: 'string', 'http-port': 'string', 'telnet-port': 'string', host: 'string', admin: 'string', fresh: 'boolean', 'trust-proxy': 'string',
       sync: 'string', 'snapshot-every': 'string', 'max-connections': 'string', 'max-per-ip': 'string', rate: 'string', burst: 'string',
-      'max-frame': 'string', 'max-line': 'string', 'login-timeout': 'string', 'idle-timeout': 'string', linkdead: 'string', 'log-level': 'string',
+      'max-frame': 'string', 'max-line': 'string', 'login-timeout': 'string', 'idle-timeout': 'string', linkdead: 'string', 'log-level': 'string', 'log-format': 'string',
       ...Object.fromEntries(ABUSE_LIMITS.map(([flag]) => [flag, 'string' as const])),
     });
     const env = process.env;
@@ -95,6 +98,9 @@ export const serveCommand: Command = {
     if (o.sync !== undefined && o.sync !== 'full' && o.sync !== 'normal') throw new UsageError(`--sync is full or normal, not "${o.sync}"`);
     const level = o['log-level'] ?? 'info';
     if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level)) throw new UsageError(`unknown --log-level "${level}"`);
+    const askedFormat = o['log-format'] ?? (env.LIGHTMUD_LOG_FORMAT || undefined);
+    if (askedFormat !== undefined && askedFormat !== 'pretty' && askedFormat !== 'json') throw new UsageError(`--log-format is pretty or json, not "${askedFormat}"`);
+    const logFormat = chooseLogFormat(askedFormat, process.stdout);
     const telnetArg = o['telnet-port'] ?? env.TELNET_PORT;
     const options: Partial<ServerOptions> = {
       db: o.db ?? DEFAULT_OPTIONS.db,
@@ -115,7 +121,7 @@ export const serveCommand: Command = {
       loginTimeoutMs: seconds(o['login-timeout'], 'login-timeout', DEFAULT_OPTIONS.loginTimeoutMs),
       idleTimeoutMs: seconds(o['idle-timeout'], 'idle-timeout', DEFAULT_OPTIONS.idleTimeoutMs),
       linkdeadMs: seconds(o.linkdead, 'linkdead', DEFAULT_OPTIONS.linkdeadMs),
-      logger: { level },
+      logger: logFormat === 'pretty' ? { level, stream: prettyStream(process.stdout, wantsColour(process.stdout, env)) } : { level },
     };
     for (const [flag, key, unit] of ABUSE_LIMITS) {
       const v = (o as Record<string, unknown>)[flag] as string | undefined;

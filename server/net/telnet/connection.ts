@@ -3,7 +3,7 @@
  * CHARSET, MSDP, MSSP, MCCP2, GMCP), input as sanitised UTF-8 lines with length and rate limits, and output
  * with CR LF line ends, word wrap, optional colour, IAC escaping, prompt marking and MCCP2 compression.
  *
- * Events: 'line' (text), 'naws' ({width, height}), 'ttype' (name), 'gmcp' (pkg, data), 'msdp' (variable, value),
+ * Events: 'line' (text), 'naws' ({width, height}), 'ttype' (the first name), 'terminal' (each new TTYPE answer), 'gmcp' (pkg, data), 'msdp' (variable, value),
  * 'error' ({code, message}), 'close' (). 'error' is only emitted when someone listens for it, so an
  * unlistened protocol complaint never throws; the connection stays open after every 'error' except
  * 'output_overflow' and 'socket'.
@@ -95,6 +95,8 @@ export interface TelnetConnectionEvents {
   line: [text: string];
   naws: [size: { width: number; height: number }];
   ttype: [name: string];
+  /** Every new TTYPE answer (client name, terminal type, "MTTS n"), as they come. */
+  terminal: [name: string];
   gmcp: [pkg: string, data: unknown];
   msdp: [variable: string, value: MsdpValue];
   error: [err: TelnetError];
@@ -479,9 +481,11 @@ export class TelnetConnection extends EventEmitter<TelnetConnectionEvents> {
         this.ttypeAwaiting = false;
         if (!name) return;
         const repeat = this.terminalTypes[this.terminalTypes.length - 1] === name;
-        if (!repeat && !this.terminalTypes.includes(name)) this.terminalTypes.push(name);
+        const fresh = !repeat && !this.terminalTypes.includes(name);
+        if (fresh) this.terminalTypes.push(name);
         const mtts = /^MTTS\s+(\d+)$/i.exec(name);
         if (mtts) this._mtts = Number(mtts[1]);
+        if (fresh) this.emit('terminal', name);
         if (this._terminalType === null) {
           this._terminalType = name;
           this.emit('ttype', name);
