@@ -1,7 +1,8 @@
 // @ts-check
 // The crowd review page (/crowd-admin): log in with an admin account, list tasks, read episodes with
 // ratings, reports and check results, per-worker stats; approve, soft-reject or reject each unit
-// with feedback and a bonus; download the approved episodes (JSONL with provenance, ParlAI text).
+// with feedback and a bonus; download the approved episodes (JSONL with provenance, ParlAI text) and
+// what to pay each worker (CSV).
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 let token = sessionStorage.getItem('lightmud.crowd.admin') ?? '';
@@ -66,6 +67,16 @@ async function download(id, format) {
   $('status').textContent = `exported ${format}: ${text.split('\n').filter(Boolean).length} lines`;
 }
 
+/** @param {string} id */
+async function downloadPay(id) {
+  const text = /** @type {string} */ (await api(`/crowd/api/tasks/${encodeURIComponent(id)}/pay`));
+  const a = el('a', { href: URL.createObjectURL(new Blob([text], { type: 'text/csv' })), download: `${id}-pay.csv` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  $('status').textContent = `what to pay: ${text.split('\r\n').filter(Boolean).length - 1} workers`;
+}
+
 /** @param {any} u */
 function reviewForm(u) {
   const f = el('form', { class: 'review', 'aria-label': `review unit ${u.id}` });
@@ -99,7 +110,9 @@ async function loadTask(id) {
     b.onclick = () => void download(id, fmt).catch((err) => ($('status').textContent = String(err.message)));
     return b;
   });
-  $('exports').replaceChildren(...links);
+  const pay = el('button', { type: 'button' }, ['What to pay (CSV)']);
+  pay.onclick = () => void downloadPay(id).catch((err) => ($('status').textContent = String(err.message)));
+  $('exports').replaceChildren(...links, pay);
   $('workers').replaceChildren(
     el('tr', {}, ['worker', 'units', 'by state', 'refused lines', 'timeouts', 'rated by partners', 'reports against', ''].map((h) => el('th', { scope: 'col' }, [h]))),
     ...data.workers.map((/** @type {any} */ w) => {

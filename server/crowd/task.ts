@@ -48,6 +48,8 @@ export interface CrowdTask {
   warningSeconds: number;
   /** What the worker is told they earn. */
   reward: string;
+  /** The pay of one approved or soft-rejected unit (for `lightmud crowd pay`); absent: the first amount with a currency in `reward`. */
+  rewardAmount?: number;
   /** Episodes running at once. */
   maxConcurrentPairs: number;
   /** Units (episodes) one worker may do in this task. */
@@ -91,6 +93,7 @@ export const TASK_SCHEMA = {
     turnSeconds: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
     warningSeconds: { type: 'number', minimum: 0 },
     reward: { type: 'string', minLength: 1, maxLength: 500 },
+    rewardAmount: { type: 'number', minimum: 0, maximum: 100000 },
     maxConcurrentPairs: { type: 'integer', minimum: 1 },
     maxUnitsPerWorker: { type: 'integer', minimum: 1 },
     modelFallbackSeconds: { type: ['number', 'null'], minimum: 0 },
