@@ -59,6 +59,8 @@ export interface WorkerStats {
   ratedByPartners: number | null;
   ratings: number;
   reports: number;
+  /** Gold units (gold.ts): checked right, wrong, not checkable, not answered yet; failures count against the worker. */
+  gold: { passed: number; failed: number; void: number; pending: number; failedScenes: string[] };
 }
 
 export function workerStats(units: UnitRow[]): WorkerStats[] {
@@ -77,6 +79,13 @@ export function workerStats(units: UnitRow[]): WorkerStats[] {
       ratedByPartners: ratings.length ? ratings.reduce((a, b) => a + b, 0) / ratings.length : null,
       ratings: ratings.length,
       reports: partnerUnits.filter((o) => o.report).length,
+      gold: {
+        passed: mine.filter((u) => u.gold?.result === 'pass').length,
+        failed: mine.filter((u) => u.gold?.result === 'fail').length,
+        void: mine.filter((u) => u.gold?.result === 'void').length,
+        pending: mine.filter((u) => u.gold?.result === 'pending').length,
+        failedScenes: mine.filter((u) => u.gold?.result === 'fail').map((u) => `${u.gold!.scene}: gave ${u.gold!.given ?? 'nothing'}, not ${u.gold!.answer}`),
+      },
     };
   });
 }

@@ -37,7 +37,7 @@ function parseCsv(text: string): string[][] {
 function unit(worker: string, status: UnitRow['status'], bonus: number | null = null, code: string | null = null): UnitRow {
   return {
     id: `u-${Math.random()}`, task: 't', episode: 'e', worker, character: 'kitty', partner: 'script', status, code, rating: null, report: null,
-    feedback: null, checks: [], review: null, bonus, createdAt: 0, completedAt: null, reviewedAt: null,
+    feedback: null, checks: [], review: null, bonus, createdAt: 0, completedAt: null, reviewedAt: null, gold: null,
   };
 }
 
