@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { checkGold, goldDue, goldDueAt, type GoldScene } from '../../server/crowd/gold.js';
 import { checkTaskAgainstWorld, TaskError } from '../../server/crowd/task.js';
 import { approvedEpisodes } from '../../server/crowd/export.js';
+import { CrowdStore } from '../../server/crowd/store.js';
+import { openDb } from '../../server/store/db.js';
 import { makeAdmin } from '../server/helpers.js';
 import { CrowdClient, startCrowdServer, taskSpec } from './helpers.js';
 
@@ -118,6 +120,23 @@ describe('gold units', () => {
       expect(store.unitsOf('garden-chat', store.pseudonym('worker-b')).map((u) => u.gold?.result ?? null)).toEqual([null, 'pass']);
     } finally {
       await server.stop();
+    }
+  });
+
+  it('adds the gold column to a database made before gold units, keeping its units', () => {
+    const db = openDb(':memory:');
+    try {
+      db.exec(`CREATE TABLE crowd_units (id TEXT PRIMARY KEY, task TEXT NOT NULL, episode TEXT NOT NULL, worker TEXT NOT NULL, character TEXT NOT NULL,
+        partner TEXT NOT NULL, status TEXT NOT NULL, code TEXT, rating INTEGER, report TEXT, feedback TEXT, checks TEXT NOT NULL DEFAULT '[]',
+        review TEXT, bonus REAL, created_at INTEGER NOT NULL, completed_at INTEGER, reviewed_at INTEGER)`);
+      db.prepare("INSERT INTO crowd_units (id, task, episode, worker, character, partner, status, created_at) VALUES ('u1', 't', 'e', 'w-1', 'kitty', 'script', 'completed', 1)").run();
+      const store = new CrowdStore(db);
+      expect(store.unit('u1')).toMatchObject({ status: 'completed', gold: null });
+      store.setGold('u1', { scene: 's', answer: 'hug orc', given: null, result: 'fail' });
+      expect(store.unit('u1')!.gold).toMatchObject({ result: 'fail' });
+      expect(() => new CrowdStore(db)).not.toThrow();
+    } finally {
+      db.close();
     }
   });
 
