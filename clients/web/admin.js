@@ -1,7 +1,8 @@
 // @ts-check
 // The crowd review page (/crowd-admin): log in with an admin account, list tasks, read episodes with
 // ratings, reports and check results, per-worker stats; approve, soft-reject or reject each unit
-// with feedback and a bonus; download the approved episodes (JSONL with provenance, ParlAI text).
+// with feedback and a bonus; download the approved episodes (JSONL with provenance, ParlAI text) and
+// what to pay each worker (CSV).
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 let token = sessionStorage.getItem('lightmud.crowd.admin') ?? '';
@@ -66,6 +67,16 @@ async function download(id, format) {
   $('status').textContent = `exported ${format}: ${text.split('\n').filter(Boolean).length} lines`;
 }
 
+/** @param {string} id */
+async function downloadPay(id) {
+  const text = /** @type {string} */ (await api(`/crowd/api/tasks/${encodeURIComponent(id)}/pay`));
+  const a = el('a', { href: URL.createObjectURL(new Blob([text], { type: 'text/csv' })), download: `${id}-pay.csv` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  $('status').textContent = `what to pay: ${text.split('\r\n').filter(Boolean).length - 1} workers`;
+}
+
 /** @param {any} u */
 function reviewForm(u) {
   const f = el('form', { class: 'review', 'aria-label': `review unit ${u.id}` });
@@ -99,9 +110,11 @@ async function loadTask(id) {
     b.onclick = () => void download(id, fmt).catch((err) => ($('status').textContent = String(err.message)));
     return b;
   });
-  $('exports').replaceChildren(...links);
+  const pay = el('button', { type: 'button' }, ['What to pay (CSV)']);
+  pay.onclick = () => void downloadPay(id).catch((err) => ($('status').textContent = String(err.message)));
+  $('exports').replaceChildren(...links, pay);
   $('workers').replaceChildren(
-    el('tr', {}, ['worker', 'units', 'by state', 'refused lines', 'timeouts', 'rated by partners', 'reports against', ''].map((h) => el('th', { scope: 'col' }, [h]))),
+    el('tr', {}, ['worker', 'units', 'by state', 'refused lines', 'timeouts', 'rated by partners', 'reports against', 'gold passed / failed', ''].map((h) => el('th', { scope: 'col' }, [h]))),
     ...data.workers.map((/** @type {any} */ w) => {
       const block = el('button', { type: 'button' }, [w.blocked ? 'Unblock' : 'Block from every task']);
       block.onclick = async () => {
@@ -109,7 +122,8 @@ async function loadTask(id) {
         await loadTask(id);
       };
       return el('tr', { 'data-worker': w.worker }, [...[w.worker, String(w.units), Object.entries(w.byStatus).map(([k, v]) => `${k} ${v}`).join(', '), String(w.refused), String(w.timeouts),
-        w.ratedByPartners === null ? '-' : `${w.ratedByPartners.toFixed(1)} (${w.ratings})`, String(w.reports)].map((c) => el('td', {}, [c])), el('td', {}, [block])]);
+        w.ratedByPartners === null ? '-' : `${w.ratedByPartners.toFixed(1)} (${w.ratings})`, String(w.reports),
+        w.gold.passed + w.gold.failed + w.gold.void ? `${w.gold.passed} / ${w.gold.failed}${w.gold.failed ? ` (${w.gold.failedScenes.join('; ')})` : ''}` : '-'].map((c) => el('td', {}, [c])), el('td', {}, [block])]);
     }),
   );
   $('episodes').replaceChildren(
@@ -120,7 +134,7 @@ async function loadTask(id) {
         el('small', {}, [t.provenance.kind === 'human' ? `human ${t.provenance.worker}` : t.provenance.kind === 'model' ? `model ${t.provenance.model} ${t.provenance.version}` : `script ${t.provenance.script}`]),
       ])));
       const units = e.units.map((/** @type {any} */ u) => el('div', { class: 'unit' }, [
-        el('p', {}, [`${names[u.character] ?? u.character} played by ${u.worker}: ${u.status}; partner ${u.partner}; rated partner ${u.rating ?? '-'}${u.report ? `; report: "${u.report}"` : ''}${u.feedback ? `; feedback: "${u.feedback}"` : ''}`]),
+        el('p', {}, [`${names[u.character] ?? u.character} played by ${u.worker}: ${u.status}; partner ${u.partner}; rated partner ${u.rating ?? '-'}${u.report ? `; report: "${u.report}"` : ''}${u.feedback ? `; feedback: "${u.feedback}"` : ''}${u.gold ? `; GOLD ${u.gold.scene}: ${u.gold.result} (answer ${u.gold.answer}, gave ${u.gold.given ?? 'nothing'})` : ''}`]),
         el('p', {}, [u.checks.length ? `checks: ${u.checks.map((/** @type {any} */ c) => `${c.text ? `"${c.text}": ` : ''}${c.problems.join(' ')}`).join(' | ')}` : 'checks: none refused']),
         reviewForm(u),
       ]));

@@ -2,7 +2,8 @@
  * Export of reviewed crowd episodes: JSONL (the episode format of server/episodes with setting,
  * personas, objects, and every turn's provenance) and ParlAI's LIGHT text (dialogue, action, emote;
  * the same writer as `lightmud corpus export` and `lightmud episodes --format parlai`).
- * An episode is exported when it reached its last turn and every worker's unit in it is approved.
+ * An episode is exported when it reached its last turn and every worker's unit in it is approved;
+ * gold scenes (gold.ts) never are.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +33,8 @@ export function approvedEpisodes(store: CrowdStore, task: string): CrowdEpisode[
     if (ep.status !== 'complete') continue;
     const mine = units.filter((u) => u.episode === ep.id);
     if (!mine.length || !mine.every((u) => u.status === 'approved')) continue;
+    // A gold unit's scene is a check of the worker, not data.
+    if (mine.some((u) => u.gold)) continue;
     const turns = store.turns(ep.id);
     out.push({
       id: ep.id, room: ep.room, characters: ep.characters, source: 'crowd', task,

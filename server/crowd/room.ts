@@ -14,7 +14,8 @@ import type { HistoryEntry } from '../agents/context.js';
 import type { CharacterState, EventSummary } from '../net/protocol.js';
 import { checkLine } from './checks.js';
 import type { CrowdServerFrame, PairedFrame } from './protocol.js';
-import type { Partner, PartnerFactory } from './partners.js';
+import { answerIsEmote, checkGold, goldDue, type GoldScene } from './gold.js';
+import { ScriptPartner, type Partner, type PartnerFactory } from './partners.js';
 import { PairingQueue } from './queue.js';
 import type { CrowdStore, EpisodeSetup, Provenance } from './store.js';
 import { checkTaskAgainstWorld, type CrowdTask } from './task.js';
@@ -114,6 +115,8 @@ class LiveEpisode {
   lastSay: { from: string; text: string } | undefined;
   /** Set once the episode is cast. */
   setup?: EpisodeSetup;
+  /** A gold unit's scene, and whether its answer was something the worker could do when it was served. */
+  gold?: { scene: GoldScene; valid: boolean };
 
   constructor(readonly room: CrowdRoom, readonly id: string, readonly task: CrowdTask, readonly location: string, a: [string, string], b: [string, string]) {
     this.seats = [new Seat(this, a[0], a[1]), new Seat(this, b[0], b[1])];
@@ -263,7 +266,32 @@ export class CrowdRoom {
     this.enqueue(taskId, row.task, worker, link);
   }
 
+  /** The gold scene due for the worker's next unit, if one is (gold.ts: the 1st, 3rd, 7th, ... unit). */
+  private goldFor(task: CrowdTask, worker: string): GoldScene | null {
+    if (!task.gold?.length) return null;
+    const done = this.store.unitsOf(task.id, worker).filter((u) => counts(u.status));
+    const gold = done.filter((u) => u.gold).length;
+    return goldDue(done.length, gold) ? task.gold[gold % task.gold.length]! : null;
+  }
+
   private enqueue(taskId: string, task: CrowdTask, worker: string, link: WorkerLink): void {
+    const st = this.stateOf(taskId);
+    const scene = this.goldFor(task, worker);
+    if (scene && !this.seated.has(worker)) {
+      link.send({ type: 'waiting', position: 1, fallbackSeconds: task.modelFallbackSeconds });
+      // Its room or characters busy: an ordinary unit now, the gold one at the next.
+      void this.start(task, [worker], scene).catch((err: unknown) => {
+        this.log.error({ err: (err as Error).message }, 'crowd gold episode failed to start');
+        return false;
+      }).then((started) => {
+        if (!started && st.links.get(worker) === link && !this.seated.has(worker)) this.queueUp(taskId, task, worker, link);
+      });
+      return;
+    }
+    this.queueUp(taskId, task, worker, link);
+  }
+
+  private queueUp(taskId: string, task: CrowdTask, worker: string, link: WorkerLink): void {
     const st = this.stateOf(taskId);
     st.queue.add(worker, Date.now());
     if (task.modelFallbackSeconds !== null || task.partnerDrop === 'replace_with_model') this.opts.partner.warm?.();
@@ -366,8 +394,12 @@ export class CrowdRoom {
     })();
   }
 
-  /** Cast and start one episode for one or two workers; false when no location or personas are free. */
-  private async start(task: CrowdTask, workers: string[]): Promise<boolean> {
+  /**
+   * Cast and start one episode for one or two workers; false when no location or personas are free.
+   * With a gold scene: its room and characters, its partner a script that says the scene's line first,
+   * two turns (the line, the worker's answer).
+   */
+  private async start(task: CrowdTask, workers: string[], scene?: GoldScene): Promise<boolean> {
     const st = this.stateOf(task.id);
     if (!workers.every((w) => st.links.has(w))) {
       // Someone left while waiting: the other goes back to the queue.
@@ -376,24 +408,29 @@ export class CrowdRoom {
     const chars = await this.host.characters();
     // After the await: a worker may have left, another task's episode may have taken a room.
     if (!workers.every((w) => st.links.has(w))) return false;
+    if (scene && this.seated.has(workers[0]!)) return false;
     const usedRooms = new Set([...this.live].map((e) => e.location));
-    const rooms = shuffle(task.locations.filter((r) => !usedRooms.has(r)));
     const byId = new Map(chars.map((c) => [c.id, c]));
-    const free = shuffle(task.personas.filter((p) => byId.has(p) && !this.host.driverOf(p)));
+    const isFree = (p: string) => byId.has(p) && !this.host.driverOf(p);
+    const rooms = scene ? [scene.location].filter((r) => !usedRooms.has(r)) : shuffle(task.locations.filter((r) => !usedRooms.has(r)));
+    // A gold scene: the partner speaks first (seat 0), the worker answers (seat 1).
+    const free = scene ? [scene.partner, scene.persona].filter(isFree) : shuffle(task.personas.filter(isFree));
     if (!rooms.length || free.length < 2) return false;
     const room = rooms[0]!;
     const [a, b] = [byId.get(free[0]!)!, byId.get(free[1]!)!];
     const id = `${task.id}-${Date.now().toString(36)}-${this.nextEpisode++}`;
-    const ep = new LiveEpisode(this, id, task, room, [a.id, a.name], [b.id, b.name]);
+    const ep = new LiveEpisode(this, id, scene ? { ...task, turns: 2 } : task, room, [a.id, a.name], [b.id, b.name]);
+    const workerSeats = scene ? [ep.seats[1]] : ep.seats;
     workers.forEach((w, i) => {
-      const seat = ep.seats[i]!;
+      const seat = workerSeats[i]!;
       seat.worker = w;
       seat.link = st.links.get(w)!;
     });
-    if (workers.length === 1) ep.seats[1].partner = this.opts.partner();
+    if (scene) ep.seats[0].partner = new ScriptPartner([{ say: scene.say }], `gold:${scene.id}`);
+    else if (workers.length === 1) ep.seats[1].partner = this.opts.partner();
     for (const s of ep.seats) this.host.attach(s.character, s);
     this.live.add(ep);
-    for (const w of workers) this.seated.set(w, ep.seats[workers.indexOf(w)]!);
+    for (const w of workers) this.seated.set(w, workerSeats[workers.indexOf(w)]!);
     try {
       for (const s of ep.seats) await this.host.admin({ op: 'teleport', actor: s.character, who: s.character, to: room }, null);
       const views = await Promise.all(ep.seats.map((s) => this.host.agentView(s.character, { partner: ep.other(s).character })));
@@ -409,10 +446,11 @@ export class CrowdRoom {
       };
       this.store.addEpisode({ id, task: task.id, room, characters: ep.seats.map((s) => s.character), setup, startedAt: Date.now() });
       ep.setup = setup;
+      if (scene) ep.gold = { scene, valid: answerIsEmote(scene) || !!states[1]?.validActions.includes(scene.answer.trim().toLowerCase()) };
       for (const s of ep.seats) {
         if (!s.worker) continue;
         s.unit = `${id}-${s.character}`;
-        this.store.addUnit({ id: s.unit, task: task.id, episode: id, worker: s.worker, character: s.character, partner: ep.other(s).kind });
+        this.store.addUnit({ id: s.unit, task: task.id, episode: id, worker: s.worker, character: s.character, partner: ep.other(s).kind, ...(scene ? { gold: { ...checkGold(scene, null, true), result: 'pending' } } : {}) });
       }
     } catch (err) {
       this.live.delete(ep);
@@ -518,7 +556,8 @@ export class CrowdRoom {
       }
       seat.timeouts = 0;
       link.send({ type: 'accepted' });
-      await this.execute(ep, seat, text, action, { kind: 'human', worker });
+      const turn = await this.execute(ep, seat, text, action, { kind: 'human', worker });
+      if (ep.gold && seat.unit) this.store.setGold(seat.unit, checkGold(ep.gold.scene, turn, ep.gold.valid));
     } finally {
       ep.busy = false;
     }
@@ -526,7 +565,7 @@ export class CrowdRoom {
   }
 
   /** Run one turn in the engine (say, then the action validOnly, or the emote) and store it with its provenance. */
-  private async execute(ep: LiveEpisode, seat: Seat, say: string, act: string | undefined, provenance: Provenance): Promise<void> {
+  private async execute(ep: LiveEpisode, seat: Seat, say: string, act: string | undefined, provenance: Provenance): Promise<{ say: string; action?: string; emote?: string }> {
     const c = seat.character;
     const turn: { say: string; action?: string; emote?: string } = { say: '' };
     let lastState: CharacterState | undefined;
@@ -562,17 +601,20 @@ export class CrowdRoom {
       }
     }
     if (lastState) seat.send({ type: 'state', ...lastState });
-    if (ep.over) return;
+    if (ep.over) return turn;
     if (turn.say || turn.action || turn.emote) {
       this.store.addTurn({ episode: ep.id, idx: ep.turn, speaker: c, say: turn.say, ...(turn.action ? { action: turn.action } : {}), ...(turn.emote ? { emote: turn.emote } : {}), provenance, at: Date.now() });
       ep.turn++;
     }
     ep.current = 1 - ep.current;
+    return turn;
   }
 
   private timedOut(ep: LiveEpisode, seat: Seat): void {
     seat.timeouts++;
     if (seat.unit) this.store.addCheck(seat.unit, { text: '', problems: ['turn timed out'], at: Date.now() });
+    // A gold scene's one turn missed: no answer, a failure (void when the answer could not be done).
+    if (ep.gold && seat.unit) this.store.setGold(seat.unit, checkGold(ep.gold.scene, null, ep.gold.valid));
     if (seat.timeouts >= 2) return void this.dropped(ep, seat, 'timed out twice');
     seat.send({ type: 'log', who: 'system', text: 'You ran out of time; the turn passes to your partner.' });
     ep.other(seat).send({ type: 'log', who: 'system', text: 'Your partner ran out of time; it is your turn.' });

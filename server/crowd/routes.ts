@@ -9,6 +9,7 @@
  *   GET  /crowd/api/tasks/ID       episodes with turns, ratings, reports, check results; per-worker stats
  *   POST /crowd/api/units/ID/review  {status: approved|soft_rejected|rejected, feedback?, bonus?}
  *   GET  /crowd/api/tasks/ID/export?format=jsonl|dialogue|action|emote   the approved episodes
+ *   GET  /crowd/api/tasks/ID/pay[?base=AMOUNT]   what to pay each worker, as CSV (pay.ts)
  *   POST /crowd/api/workers/PSEUDONYM/block  {task?, reason?, unblock?}: block a worker from a task or from every task
  *
  * Who is an admin is decided as everywhere in lightmud: an account with the admin role
@@ -25,6 +26,7 @@ import type { AccountStore } from '../store/accounts.js';
 import { TokenBucket } from '../net/limits.js';
 import { loadWorld } from '../world-io/load-world.js';
 import { approvedEpisodes, exportTask } from './export.js';
+import { payCsv, PayError, payReport } from './pay.js';
 import { parseCrowdFrame, type CrowdServerFrame } from './protocol.js';
 import type { CrowdRoom, WorkerLink } from './room.js';
 import type { UnitRow } from './store.js';
@@ -57,6 +59,8 @@ export interface WorkerStats {
   ratedByPartners: number | null;
   ratings: number;
   reports: number;
+  /** Gold units (gold.ts): checked right, wrong, not checkable, not answered yet; failures count against the worker. */
+  gold: { passed: number; failed: number; void: number; pending: number; failedScenes: string[] };
 }
 
 export function workerStats(units: UnitRow[]): WorkerStats[] {
@@ -75,6 +79,13 @@ export function workerStats(units: UnitRow[]): WorkerStats[] {
       ratedByPartners: ratings.length ? ratings.reduce((a, b) => a + b, 0) / ratings.length : null,
       ratings: ratings.length,
       reports: partnerUnits.filter((o) => o.report).length,
+      gold: {
+        passed: mine.filter((u) => u.gold?.result === 'pass').length,
+        failed: mine.filter((u) => u.gold?.result === 'fail').length,
+        void: mine.filter((u) => u.gold?.result === 'void').length,
+        pending: mine.filter((u) => u.gold?.result === 'pending').length,
+        failedScenes: mine.filter((u) => u.gold?.result === 'fail').map((u) => `${u.gold!.scene}: gave ${u.gold!.given ?? 'nothing'}, not ${u.gold!.answer}`),
+      },
     };
   });
 }
@@ -221,6 +232,23 @@ export function crowdRoutes(app: FastifyInstance, opts: CrowdRoutesOptions): voi
     else store.listWorker('block', task, worker, typeof body.reason === 'string' ? body.reason.slice(0, 500) : null);
     app.log.info({ admin: who, worker, task, unblock: body.unblock === true }, 'crowd worker block changed');
     return { worker, task, blocked: store.isBlocked(task === '*' ? '' : task, worker) };
+  });
+
+  app.get('/crowd/api/tasks/:id/pay', async (req, reply) => {
+    if (!admin(req, reply)) return reply;
+    const id = (req.params as { id: string }).id;
+    const row = store.task(id);
+    if (!row) return reply.code(404).send({ error: `no task "${id}"` });
+    const q = (req.query as { base?: string }).base;
+    const base = q === undefined || q === '' ? undefined : Number(q);
+    if (base !== undefined && !(base >= 0 && base <= 100000)) return reply.code(400).send({ error: 'base must be an amount from 0 to 100000' });
+    try {
+      const csv = payCsv(payReport(row.task, store.units(id), base));
+      return reply.type('text/csv; charset=utf-8').header('cache-control', 'no-store').header('content-disposition', `attachment; filename="${id}-pay.csv"`).send(csv);
+    } catch (err) {
+      if (err instanceof PayError) return reply.code(422).send({ error: err.message });
+      throw err;
+    }
   });
 
   app.get('/crowd/api/tasks/:id/export', async (req, reply) => {

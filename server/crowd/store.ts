@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../store/db.js';
+import type { GoldResult } from './gold.js';
 import type { CrowdTask } from './task.js';
 import type { UnitStatus } from './units.js';
 
@@ -55,7 +56,8 @@ CREATE TABLE IF NOT EXISTS crowd_units (
   bonus        REAL,
   created_at   INTEGER NOT NULL,
   completed_at INTEGER,
-  reviewed_at  INTEGER
+  reviewed_at  INTEGER,
+  gold         TEXT                       -- JSON GoldResult: a gold unit's check (null: an ordinary unit)
 );
 CREATE INDEX IF NOT EXISTS crowd_units_worker ON crowd_units (task, worker);
 -- Workers blocked from a task ('*': every task) and the allow lists of tasks that have one (pseudonyms only).
@@ -142,6 +144,8 @@ export interface UnitRow {
   createdAt: number;
   completedAt: number | null;
   reviewedAt: number | null;
+  /** A gold unit's scene and result; null for an ordinary unit. */
+  gold: GoldResult | null;
 }
 
 type Raw = Record<string, unknown>;
@@ -152,6 +156,7 @@ const toUnit = (r: Raw): UnitRow => ({
   report: (r.report as string) ?? null, feedback: (r.feedback as string) ?? null, checks: JSON.parse(r.checks as string) as CheckRecord[],
   review: (r.review as string) ?? null, bonus: (r.bonus as number) ?? null, createdAt: r.created_at as number,
   completedAt: (r.completed_at as number) ?? null, reviewedAt: (r.reviewed_at as number) ?? null,
+  gold: r.gold == null ? null : (JSON.parse(r.gold as string) as GoldResult),
 });
 
 const toEpisode = (r: Raw): EpisodeRow => ({
@@ -172,6 +177,8 @@ export class CrowdStore {
 
   constructor(readonly db: Db) {
     db.exec(SCHEMA);
+    // Databases made before gold units: add the column.
+    if (!(db.prepare('PRAGMA table_info(crowd_units)').all() as { name: string }[]).some((c) => c.name === 'gold')) db.exec('ALTER TABLE crowd_units ADD COLUMN gold TEXT');
     const row = db.prepare("SELECT value FROM crowd_meta WHERE key = 'salt'").get() as { value: string } | undefined;
     if (row) this.salt = row.value;
     else {
@@ -287,9 +294,14 @@ export class CrowdStore {
 
   // ---- units ----
 
-  addUnit(u: Pick<UnitRow, 'id' | 'task' | 'episode' | 'worker' | 'character' | 'partner'>): void {
-    this.db.prepare("INSERT INTO crowd_units (id, task, episode, worker, character, partner, status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'assigned', ?)")
-      .run(u.id, u.task, u.episode, u.worker, u.character, u.partner, Date.now());
+  addUnit(u: Pick<UnitRow, 'id' | 'task' | 'episode' | 'worker' | 'character' | 'partner'> & { gold?: GoldResult }): void {
+    this.db.prepare("INSERT INTO crowd_units (id, task, episode, worker, character, partner, status, created_at, gold) VALUES (?, ?, ?, ?, ?, ?, 'assigned', ?, ?)")
+      .run(u.id, u.task, u.episode, u.worker, u.character, u.partner, Date.now(), u.gold ? JSON.stringify(u.gold) : null);
+  }
+
+  /** Record a gold unit's check. */
+  setGold(id: string, gold: GoldResult): void {
+    this.db.prepare('UPDATE crowd_units SET gold = ? WHERE id = ?').run(JSON.stringify(gold), id);
   }
 
   unit(id: string): UnitRow | null {

@@ -12,6 +12,7 @@
  *   }
  */
 import { Ajv, type ErrorObject } from 'ajv';
+import type { GoldScene } from './gold.js';
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 
@@ -48,6 +49,8 @@ export interface CrowdTask {
   warningSeconds: number;
   /** What the worker is told they earn. */
   reward: string;
+  /** The pay of one approved or soft-rejected unit (for `lightmud crowd pay`); absent: the first amount with a currency in `reward`. */
+  rewardAmount?: number;
   /** Episodes running at once. */
   maxConcurrentPairs: number;
   /** Units (episodes) one worker may do in this task. */
@@ -64,6 +67,8 @@ export interface CrowdTask {
   allowWorkers?: string[];
   /** Shown before a worker's first unit: a text and one question; a wrong answer ends the task for that worker. */
   onboarding?: Onboarding;
+  /** Scenes with one right action, served in place of the worker's 1st, 3rd, 7th, ... unit and checked (gold.ts). */
+  gold?: GoldScene[];
 }
 
 export interface Onboarding {
@@ -91,6 +96,7 @@ export const TASK_SCHEMA = {
     turnSeconds: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
     warningSeconds: { type: 'number', minimum: 0 },
     reward: { type: 'string', minLength: 1, maxLength: 500 },
+    rewardAmount: { type: 'number', minimum: 0, maximum: 100000 },
     maxConcurrentPairs: { type: 'integer', minimum: 1 },
     maxUnitsPerWorker: { type: 'integer', minimum: 1 },
     modelFallbackSeconds: { type: ['number', 'null'], minimum: 0 },
@@ -107,6 +113,23 @@ export const TASK_SCHEMA = {
         question: { type: 'string', minLength: 1, maxLength: 1000 },
         choices: { type: 'array', minItems: 2, maxItems: 8, items: { type: 'string', minLength: 1, maxLength: 500 } },
         answer: { type: 'integer', minimum: 0 },
+      },
+    },
+    gold: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'location', 'persona', 'partner', 'say', 'answer'],
+        properties: {
+          id: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$' },
+          location: { type: 'string', minLength: 1 },
+          persona: { type: 'string', minLength: 1 },
+          partner: { type: 'string', minLength: 1 },
+          say: { type: 'string', minLength: 1, maxLength: 1000 },
+          answer: { type: 'string', minLength: 1, maxLength: 200 },
+        },
       },
     },
     checks: {
@@ -155,6 +178,10 @@ export function validateTask(data: unknown, file = '(task)'): CrowdTask {
   }
   const d = data as Record<string, unknown> & Partial<CrowdTask>;
   if (d.warningSeconds! >= d.turnSeconds!) throw new TaskError(file, 'warningSeconds', `must be less than turnSeconds (${d.turnSeconds})`);
+  d.gold?.forEach((g, i) => {
+    if (g.persona === g.partner) throw new TaskError(file, `gold[${i}].partner`, 'must be another character than the persona');
+    if (d.gold!.findIndex((o) => o.id === g.id) !== i) throw new TaskError(file, `gold[${i}].id`, `"${g.id}" is used twice`);
+  });
   if (d.onboarding && d.onboarding.answer >= d.onboarding.choices.length) throw new TaskError(file, 'onboarding.answer', `must be the index of one of the ${d.onboarding.choices.length} choices (0-${d.onboarding.choices.length - 1})`);
   const { $schema: _schema, ...rest } = d;
   return {
@@ -196,5 +223,9 @@ export function checkTaskAgainstWorld(task: CrowdTask, rooms: Set<string>, chara
   });
   task.personas.forEach((p, i) => {
     if (!characters.has(p)) throw new TaskError(file, `personas[${i}]`, `"${p}" is not a character of the world ${task.world}`);
+  });
+  task.gold?.forEach((g, i) => {
+    if (!rooms.has(g.location)) throw new TaskError(file, `gold[${i}].location`, `"${g.location}" is not a room of the world ${task.world}`);
+    for (const k of ['persona', 'partner'] as const) if (!characters.has(g[k])) throw new TaskError(file, `gold[${i}].${k}`, `"${g[k]}" is not a character of the world ${task.world}`);
   });
 }

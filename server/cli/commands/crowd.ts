@@ -7,12 +7,15 @@ import { loadWorld } from '../../world-io/load-world.js';
 import { CrowdStore } from '../../crowd/store.js';
 import { checkTaskAgainstWorld, readTaskFile, TaskError } from '../../crowd/task.js';
 import { exportTask } from '../../crowd/export.js';
+import { formatCents, payCsv, PayError, payReport, payTotals } from '../../crowd/pay.js';
+import { writeFileSync } from 'node:fs';
 
 const USAGE = [
   'usage: lightmud crowd create FILE [--db FILE]',
   '       lightmud crowd list [--db FILE]',
   '       lightmud crowd pause ID | resume ID | close ID [--db FILE]',
   '       lightmud crowd export ID --out DIR [--db FILE] [--world PATH]',
+  '       lightmud crowd pay ID [--out FILE] [--base AMOUNT] [--db FILE]',
   '       lightmud crowd block WORKER [--task ID] [--reason TEXT] | unblock WORKER [--task ID] | blocked [--db FILE]',
   '',
   'Human crowdsourcing tasks (server/crowd). A task file (JSON) names the world, the locations and',
@@ -23,6 +26,10 @@ const USAGE = [
   `  --db FILE     SQLite file of the server (default ${DEFAULT_DB})`,
   '  --out DIR     export: writes DIR/episodes.jsonl (with provenance) and DIR/crowd.{dialogue,action,emote}.txt (ParlAI LIGHT)',
   '  --world PATH  export: the world the episodes are replayed on for the ParlAI files (default: the task\'s world)',
+  '  pay           what to pay each worker (CSV): units by review, base pay (the reward for each approved or',
+  '                soft-rejected unit; nothing for rejected or returned ones), bonuses, total, completion codes',
+  '  --out FILE    pay: write the CSV to FILE (default: standard output)',
+  '  --base AMOUNT pay: the reward of one unit (default: the task\'s rewardAmount, else the amount in its reward text)',
   '  WORKER        a platform worker id, or a pseudonym as the review page shows it (w- and 20 hex digits)',
   '  --task ID     block: from this task only (default: every task)',
 ].join('\n');
@@ -36,9 +43,9 @@ export const crowdCommand: Command = {
   summary: 'create, list, pause, close and export human crowdsourcing tasks; block workers',
   usage: USAGE,
   async run(args) {
-    const { opts, rest } = parseOptions(args, { db: 'string', out: 'string', world: 'string', task: 'string', reason: 'string' });
+    const { opts, rest } = parseOptions(args, { db: 'string', out: 'string', world: 'string', task: 'string', reason: 'string', base: 'string' });
     const [sub, arg, ...more] = rest;
-    if (!sub) throw new UsageError('which one: create, list, pause, resume, close or export?');
+    if (!sub) throw new UsageError('which one: create, list, pause, resume, close, export, pay, block, unblock or blocked?');
     if (more.length) throw new UsageError(`unexpected argument "${more[0]}"`);
     const db = openDb(opts.db ?? DEFAULT_DB, { sync: 'normal' });
     try {
@@ -99,6 +106,35 @@ export const crowdCommand: Command = {
           console.log(`exported ${r.episodes} approved episodes (${r.turns} turns): ${r.files.join(', ')}`);
           return 0;
         }
+        case 'pay': {
+          if (!arg) throw new UsageError('pay needs a task ID');
+          const row = store.task(arg);
+          if (!row) {
+            console.error(`error: no task "${arg}" in ${db.name}`);
+            return 1;
+          }
+          const base = opts.base === undefined ? undefined : Number(opts.base);
+          if (base !== undefined && !(base >= 0 && base <= 100000)) throw new UsageError(`--base must be an amount from 0 to 100000, not "${opts.base}"`);
+          let report;
+          try {
+            report = payReport(row.task, store.units(arg), base);
+          } catch (err) {
+            if (!(err instanceof PayError)) throw err;
+            console.error(`error: ${err.message}`);
+            return 1;
+          }
+          const csv = payCsv(report);
+          const t = payTotals(report);
+          const summary = `${t.workers} workers: base ${formatCents(t.base)} + bonuses ${formatCents(t.bonuses)} = ${formatCents(t.total)} ${report.currency} (${formatCents(report.rewardCents)} a paid unit, from ${report.rewardFrom})${t.awaitingReview ? `; ${t.awaitingReview} units await review` : ''}`;
+          if (opts.out) {
+            writeFileSync(resolve(opts.out), csv);
+            console.log(`wrote ${resolve(opts.out)}: ${summary}`);
+          } else {
+            process.stdout.write(csv);
+            console.error(summary);
+          }
+          return 0;
+        }
         case 'block':
         case 'unblock': {
           if (!arg) throw new UsageError(`${sub} needs a WORKER (a platform id or a pseudonym)`);
@@ -123,7 +159,7 @@ export const crowdCommand: Command = {
           return 0;
         }
         default:
-          throw new UsageError(`unknown crowd command "${sub}" (create, list, pause, resume, close, export, block, unblock, blocked)`);
+          throw new UsageError(`unknown crowd command "${sub}" (create, list, pause, resume, close, export, pay, block, unblock, blocked)`);
       }
     } finally {
       db.close();
