@@ -24,6 +24,7 @@ import { emoteThirdPerson } from '../engine/emotes.js';
 import { EMOTES, Rng, World } from '../engine/index.js';
 import type { Driver, Log } from '../host/driver.js';
 import type { AgentHost } from './agent-host.js';
+import { DriveStore } from './drive-store.js';
 import type { CharacterInfo } from '../host/types.js';
 import type { EventSummary } from '../net/protocol.js';
 import { loadWorld } from '../world-io/load-world.js';
@@ -234,6 +235,9 @@ export class AgentManager {
   /** Token bucket for turns not caused by a person. */
   private bucket = { tokens: 0, at: 0 };
 
+  /** Where @drive choices are kept across restarts (with the memory's database; none without one). */
+  private drives: DriveStore | null = null;
+
   private constructor(readonly host: AgentHost, private opts: AgentsOptions, private policy: Policy | null, memory: AgentMemory | null) {
     this.log = opts.log ?? silent;
     this.rng = new Rng(opts.seed ?? 1);
@@ -246,12 +250,15 @@ export class AgentManager {
     const memory = opts.memory === false ? null : opts.memory instanceof AgentMemory ? opts.memory : AgentMemory.open(opts.memory ?? host.config.db);
     const manager = new AgentManager(host, opts, opts.policy ?? null, memory);
     try {
+      // an admin's @drive, saved with the memory, wins over the world file; `opts.drive` over both
+      manager.drives = memory?.db ? new DriveStore(memory.db) : null;
+      const saved = manager.drives?.all() ?? new Map();
       const chars = await host.characters();
       for (const c of chars) {
-        const kind = opts.drive?.[c.id] ?? (c.policy === 'model' ? 'model' : c.policy === 'scripted' ? 'scripted' : undefined);
+        const kind = opts.drive?.[c.id] ?? saved.get(c.id)?.kind ?? (c.policy === 'model' ? 'model' : c.policy === 'scripted' ? 'scripted' : undefined);
         if (!kind || kind === 'idle' || host.driverOf(c.id)) continue;
         try {
-          await manager.attach(c, kind);
+          await manager.attach(c, kind, opts.drive?.[c.id] ? undefined : saved.get(c.id)?.script);
         } catch (err) {
           manager.log.warn({ character: c.id, err: (err as Error).message }, `${c.id} stays idle`);
         }
@@ -365,13 +372,16 @@ export class AgentManager {
     if (current) this.host.release(c.id, `${c.id} now has another driver`);
     if (kind === 'idle') {
       this.memory?.flush();
+      this.drives?.save(c.id, 'idle');
       return `${c.name} (${c.id}) is idle now.`;
     }
     try {
       await this.attach(c, kind, opts.script);
     } catch (err) {
+      this.drives?.save(c.id, 'idle');
       return `${c.name} (${c.id}) stays idle: ${(err as Error).message}`;
     }
+    this.drives?.save(c.id, kind, opts.script ? resolve(opts.script) : undefined);
     return kind === 'model' ? `${c.name} (${c.id}) is driven by the model now.` : `${c.name} (${c.id}) runs ${opts.script ?? 'its script'} now.`;
   }
 
