@@ -41,17 +41,23 @@ export interface TfIdfVector {
 
 export const EMPTY_VECTOR: TfIdfVector = { weights: new Map(), norm: 0 };
 
-/** Document frequencies of words over N documents; idf(w) = ln((1 + N) / (1 + df(w))) + 1. */
+/**
+ * Document frequencies of words over N documents; idf(w) = ln((1 + N) / (1 + df(w))) + 1. Words are
+ * `irWords` (stop words dropped) unless another word function is given (`allWords` keeps "who",
+ * "you" and "any", which tell questions apart).
+ */
 export class DocFrequencies {
   readonly df = new Map<string, number>();
   docs = 0;
+
+  constructor(private readonly words: (text: string) => string[] = irWords) {}
 
   /** Counts each word once per document. */
   add(documents: Iterable<string>): this {
     this.memo.clear();
     for (const d of documents) {
       this.docs++;
-      for (const w of new Set(irWords(d))) this.df.set(w, (this.df.get(w) ?? 0) + 1);
+      for (const w of new Set(this.words(d))) this.df.set(w, (this.df.get(w) ?? 0) + 1);
     }
     return this;
   }
@@ -78,7 +84,7 @@ export class DocFrequencies {
 
   private compute(text: string): TfIdfVector {
     const tf = new Map<string, number>();
-    for (const w of irWords(text)) tf.set(w, (tf.get(w) ?? 0) + 1);
+    for (const w of this.words(text)) tf.set(w, (tf.get(w) ?? 0) + 1);
     const weights = new Map<string, number>();
     let sq = 0;
     for (const [w, c] of tf) {
@@ -169,15 +175,17 @@ export class LexicalIndex {
   /** word -> rows containing it, and the word's TF-IDF weight in each row. */
   private readonly postings = new Map<string, { rows: number[]; weights: number[] }>();
   private readonly norms: Float64Array;
+  /** Scratch: one running dot product a row, zero between searches. */
+  private readonly acc: Float64Array;
 
+  /** Over the rows' TF-IDF vectors (see `fromTexts`). */
   constructor(
-    texts: readonly string[],
-    freq: DocFrequencies,
+    rows: readonly TfIdfVector[],
     private readonly maxShare = 0.02,
   ) {
-    this.norms = new Float64Array(texts.length);
-    texts.forEach((t, i) => {
-      const v = freq.vector(t);
+    this.norms = new Float64Array(rows.length);
+    this.acc = new Float64Array(rows.length);
+    rows.forEach((v, i) => {
       this.norms[i] = v.norm;
       for (const [w, x] of v.weights) {
         let p = this.postings.get(w);
@@ -188,23 +196,84 @@ export class LexicalIndex {
     });
   }
 
+  static fromTexts(texts: readonly string[], freq: DocFrequencies, maxShare?: number): LexicalIndex {
+    return new LexicalIndex(texts.map((t) => freq.vector(t)), maxShare);
+  }
+
   /**
-   * The best `k` rows for a query vector by TF-IDF cosine, best first, accumulated over the postings
-   * of the query's words (rows with no rare word in common are not scored).
+   * The best `k` rows for a query vector by TF-IDF cosine, best first (ties: the lower row),
+   * accumulated over the postings of the query's words (rows with no rare word in common are not
+   * scored).
    */
   search(query: TfIdfVector, k: number): number[] {
     if (query.norm === 0) return [];
     const limit = Math.max(50, this.norms.length * this.maxShare);
-    const acc = new Map<number, number>();
+    const acc = this.acc;
+    const touched: number[] = [];
     for (const [w, q] of query.weights) {
       const p = this.postings.get(w);
       if (!p || p.rows.length > limit) continue;
-      for (let j = 0; j < p.rows.length; j++) acc.set(p.rows[j]!, (acc.get(p.rows[j]!) ?? 0) + q * p.weights[j]!);
+      for (let j = 0; j < p.rows.length; j++) {
+        const r = p.rows[j]!;
+        if (acc[r] === 0) touched.push(r);
+        acc[r] = acc[r]! + q * p.weights[j]!;
+      }
     }
-    return [...acc]
-      .map(([i, dot]) => ({ i, s: dot / (query.norm * (this.norms[i] || 1)) }))
-      .sort((a, b) => b.s - a.s || a.i - b.i)
-      .slice(0, k)
-      .map((x) => x.i);
+    const best = new TopK(k);
+    for (const r of touched) {
+      best.push(r, acc[r]! / (query.norm * (this.norms[r] || 1)));
+      acc[r] = 0;
+    }
+    return best.sorted();
+  }
+}
+
+/** The k ids with the highest scores (a min-heap; of equal scores, the lower id ranks higher). */
+class TopK {
+  private readonly ids: number[] = [];
+  private readonly scores: number[] = [];
+  constructor(private readonly k: number) {}
+
+  /** Does slot a rank below slot b? */
+  private below(a: number, b: number): boolean {
+    const sa = this.scores[a]!, sb = this.scores[b]!;
+    return sa < sb || (sa === sb && this.ids[a]! > this.ids[b]!);
+  }
+
+  private swap(a: number, b: number): void {
+    [this.ids[a], this.ids[b]] = [this.ids[b]!, this.ids[a]!];
+    [this.scores[a], this.scores[b]] = [this.scores[b]!, this.scores[a]!];
+  }
+
+  push(id: number, score: number): void {
+    if (this.k <= 0) return;
+    if (this.ids.length < this.k) {
+      this.ids.push(id);
+      this.scores.push(score);
+      for (let i = this.ids.length - 1; i > 0; ) {
+        const p = (i - 1) >> 1;
+        if (!this.below(i, p)) break;
+        this.swap(i, p);
+        i = p;
+      }
+      return;
+    }
+    if (score < this.scores[0]! || (score === this.scores[0]! && id > this.ids[0]!)) return;
+    this.ids[0] = id;
+    this.scores[0] = score;
+    for (let i = 0; ; ) {
+      const l = 2 * i + 1, r = l + 1;
+      let m = i;
+      if (l < this.ids.length && this.below(l, m)) m = l;
+      if (r < this.ids.length && this.below(r, m)) m = r;
+      if (m === i) break;
+      this.swap(i, m);
+      i = m;
+    }
+  }
+
+  /** The ids kept, best first. */
+  sorted(): number[] {
+    return this.ids.map((id, i) => ({ id, s: this.scores[i]! })).sort((a, b) => b.s - a.s || a.id - b.id).map((x) => x.id);
   }
 }

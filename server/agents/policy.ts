@@ -238,20 +238,30 @@ export class Policy {
 
   readonly examples?: ReplyExamples;
   exampleWeights: ExampleWeights;
-  private poolRow?: Map<string, number>;
+  private poolRows?: Map<string, number>;
+
+  /** Pool text -> its row (for the pool embeddings of lines found by text). */
+  private get poolRow(): Map<string, number> {
+    return (this.poolRows ??= new Map(this.pool.texts.map((t, i) => [t, i])));
+  }
 
   /** The corpus characters' persona embeddings (unit vectors), computed once. */
   private corpusPersonas?: Promise<Map<string, Float32Array>>;
 
-  /** The bi-encoder's cosine of a persona with each corpus character's (for ReplyExamples.roleFit). */
-  private async personaSimilarity(persona: string): Promise<(id: string) => number | undefined> {
-    const ex = this.examples!;
-    this.corpusPersonas ??= (async () => {
-      const ids = [...ex.personaTexts.keys()];
-      const emb = await this.embed(ids.map((id) => ex.personaTexts.get(id)!));
-      return new Map(ids.map((id) => [id, emb.get(ex.personaTexts.get(id)!)!]));
-    })();
-    const all = await this.corpusPersonas;
+  private corpusPersonaVectors(): Promise<Map<string, Float32Array>> {
+    const texts = this.examples!.personaTexts;
+    return (this.corpusPersonas ??= this.embed([...texts.values()]).then((emb) => new Map([...texts].map(([id, t]) => [id, emb.get(t)!]))));
+  }
+
+  /** A speaker's name and persona as one text, as the corpus characters' are embedded. */
+  private static personaText(scene: Scene): string {
+    return `${scene.selfName}. ${scene.selfPersona ?? ''}`;
+  }
+
+  /** The bi-encoder's cosine of a speaker's persona with each corpus character's (for ReplyExamples.roleFit). */
+  private async personaSimilarity(scene: Scene): Promise<(id: string) => number | undefined> {
+    const all = await this.corpusPersonaVectors();
+    const persona = Policy.personaText(scene);
     const me = (await this.embed([persona])).get(persona)!;
     const memo = new Map<string, number>();
     return (id) => {
@@ -269,14 +279,13 @@ export class Policy {
    * Candidates from the corpus's replies to lines like `line`, each with how like `line` its prompt
    * was (half TF-IDF cosine, half the bi-encoder's cosine of the two lines; best over its prompts).
    */
-  async analogous(lines: (string | undefined)[]): Promise<Map<string, number>[]> {
+  private async analogous(lines: (string | undefined)[]): Promise<Map<string, number>[]> {
     const out = lines.map(() => new Map<string, number>());
     const emb = this.pool.embeddings;
     const ex = this.examples;
     if (!ex || !emb) return out;
     const asked = lines.map((l, i) => ({ l, i })).filter((x): x is { l: string; i: number } => !!x.l);
     if (!asked.length) return out;
-    this.poolRow ??= new Map(this.pool.texts.map((t, i) => [t, i]));
     // one encoding call and one search for the whole batch
     const vecs = await this.embed(asked.map((a) => a.l));
     const d = this.ranker.biEncoder.dim;
@@ -292,9 +301,8 @@ export class Policy {
         if (!prompts.has(t) && ex.repliesTo(t).length) prompts.set(t, ex.wordSimilarity(line, t));
       }
       for (const [prompt, lexical] of prompts) {
-        const row = this.poolRow!.get(prompt);
-        let bi = 0;
-        if (row !== undefined) for (let k = 0; k < d; k++) bi += v[k]! * emb[row * d + k]!;
+        const row = this.poolRow.get(prompt);
+        const bi = row === undefined ? 0 : Policy.dotRow(v, emb, row);
         // Both must agree: a shared rare word with another meaning ("in charge" / "free of charge"), or a
         // line the bi-encoder places near for its tone, is not the same question.
         const sim = Math.sqrt(Math.max(0, lexical) * Math.max(0, bi));
@@ -341,6 +349,14 @@ export class Policy {
     return s;
   }
 
+  /** The dot product of `q` with row `row` of the pool's embeddings (rows of q.length). */
+  private static dotRow(q: Float32Array, emb: Float32Array, row: number): number {
+    const d = q.length;
+    let s = 0;
+    for (let j = 0; j < d; j++) s += q[j]! * emb[row * d + j]!;
+    return s;
+  }
+
   /** Best-first scores of candidates for one query vector (ties keep candidate order). */
   private scoreList(q: Float32Array, cands: string[], emb: Map<string, Float32Array>): Scored {
     const s = cands.map((c) => Policy.dot(q, emb.get(c)!));
@@ -378,15 +394,10 @@ export class Policy {
   private candidatesFor(ev: ContextEvidence | undefined, hits: { index: number; score: number }[], q: Float32Array): { index: number; bi: number }[] {
     const out = new Map<number, number>(hits.map((h) => [h.index, h.score]));
     if (ev && this.hybrid && this.pool.embeddings && this.wordCandidates > 0) {
-      this.lexical ??= new LexicalIndex(this.pool.texts, this.hybrid.freq);
-      const d = q.length;
+      this.lexical ??= LexicalIndex.fromTexts(this.pool.texts, this.hybrid.freq);
       // what the partner just said, else the conversation so far
       for (const i of this.lexical.search(ev.last.norm ? ev.last : ev.earlier, this.wordCandidates)) {
-        if (out.has(i)) continue;
-        let s = 0;
-        const e = this.pool.embeddings.subarray(i * d, (i + 1) * d);
-        for (let j = 0; j < d; j++) s += q[j]! * e[j]!;
-        out.set(i, s);
+        if (!out.has(i)) out.set(i, Policy.dotRow(q, this.pool.embeddings, i));
       }
     }
     return [...out].map(([index, bi]) => ({ index, bi }));
@@ -406,7 +417,7 @@ export class Policy {
     const hits = await this.pool.search(q, k);
     const analogs = this.examples && this.hybrid ? await this.analogous(scenes.map((sc) => sc?.partnerLine)) : [];
     // the speakers' personas embedded in one call (for the role fit; memoised)
-    if (this.examples && this.hybrid) await this.embed(scenes.flatMap((sc) => (sc ? [`${sc.selfName}. ${sc.selfPersona ?? ''}`] : [])));
+    if (this.examples && this.hybrid) await this.embed(scenes.flatMap((sc) => (sc ? [Policy.personaText(sc)] : [])));
     return Promise.all(
       contexts.map(async (ctx, i) => {
         const qi = q.subarray(i * d, (i + 1) * d);
@@ -419,22 +430,19 @@ export class Policy {
           const bis = found.map((f) => f.bi);
           const analog = analogs[i] ?? new Map<string, number>();
           if (analog.size) {
-            this.poolRow ??= new Map(this.pool.texts.map((t, r) => [t, r]));
             const have = new Set(cands);
             const emb = this.pool.embeddings!;
             for (const r of analog.keys()) {
               const row = this.poolRow.get(r);
               if (have.has(r) || row === undefined) continue;
-              let s = 0;
-              for (let j = 0; j < d; j++) s += qi[j]! * emb[row * d + j]!;
               cands.push(r);
-              bis.push(s);
+              bis.push(Policy.dotRow(qi, emb, row));
             }
           }
           const scores = this.hybrid.scoreLive(ev, cands, bis);
           if (this.examples && scene) {
             const me = this.examples.speakerVector(scene.selfName, scene.selfPersona ?? '');
-            const semantic = await this.personaSimilarity(`${scene.selfName}. ${scene.selfPersona ?? ''}`);
+            const semantic = await this.personaSimilarity(scene);
             const w = this.exampleWeights;
             cands.forEach((c, j) => {
               // An answer to a like question, best from a like speaker; any line a little by who said it.
@@ -500,7 +508,7 @@ export class Policy {
     if (!views.length) return;
     const actions = [...new Set(views.flatMap((v) => v.validActions))].slice(0, 40_000);
     await this.embed([...actions, ...EMOTES]);
-    if (this.examples) await this.personaSimilarity(''); // the corpus characters' personas, embedded once
+    if (this.examples) await this.corpusPersonaVectors(); // the corpus characters' personas, embedded once
     await this.decide(views.slice(0, 32).map((view) => ({ view, history: [] })));
   }
 

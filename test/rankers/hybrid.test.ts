@@ -106,7 +106,7 @@ describe('word index', () => {
   it('retrieves the rows that share rare words', () => {
     const texts = ['I have flour for bread.', 'The sheep are on the hill.', 'Rain again today.', ...Array.from({ length: 100 }, (_, i) => `filler line ${i}`)];
     const freq = new DocFrequencies().add(texts);
-    const idx = new LexicalIndex(texts, freq);
+    const idx = LexicalIndex.fromTexts(texts, freq);
     expect(idx.search(freq.vector('any flour for my bread?'), 2)[0]).toBe(0);
   });
 });
