@@ -100,10 +100,6 @@ export function memoiseTokens(tokenizer: Tokenizer, limit = 100_000): void {
   t.__memoised = true;
 }
 
-/**
- * The rules on retrieved lines (line-judge.ts), with who said each corpus line to whom (from the
- * written episodes in the corpus world) and the proper names the live world may mention.
- */
 /** The corpus world (the bundled world plus the corpus settings) and the written episodes set in it. */
 function corpus(): { corpusWorld?: World; episodes: ReturnType<typeof readEpisodeFiles>['episodes'] } {
   try {
@@ -114,6 +110,10 @@ function corpus(): { corpusWorld?: World; episodes: ReturnType<typeof readEpisod
   }
 }
 
+/**
+ * The rules on retrieved lines (line-judge.ts), with who said each corpus line to whom (from the
+ * written episodes in the corpus world) and the proper names the live world may mention.
+ */
 export function lineJudge(texts: string[], world: World | undefined, c = corpus()): LineJudge {
   return new LineJudge(new PoolLines(texts, c.corpusWorld ? c.episodes : [], c.corpusWorld), world ? worldProperNames(world) : new Set());
 }
@@ -139,10 +139,12 @@ export async function loadPolicy(opts: LoadPolicyOptions = {}): Promise<LoadedPo
   // The pool's embeddings stay in JavaScript too when the hybrid adds word-overlap candidates (their bi-encoder scores).
   const pool = await ranker.buildPool(texts, { cacheDir, name: `dialogue-${ranker.biEncoder.fingerprint.slice(0, 12)}`, keepEmbeddings: !!hybrid });
   const rerank = hybrid ? 0 : opts.rerank === undefined || opts.rerank === 'auto' ? (crossEncoderHelps(modelDir) ? DEFAULT_LIVE_RERANK : 0) : opts.rerank;
-  const written = corpus();
+  // the written corpus, read once, for the judge and the replies to like lines (when either wants it)
+  const wantExamples = !!hybrid && opts.examples !== false;
+  const written = !opts.judge || wantExamples ? corpus() : undefined;
   const judge = opts.judge ?? lineJudge(texts, opts.world, written);
-  // Replies to lines like the one heard, and who said them (with the hybrid's IDF from the training split).
-  const examples = hybrid && opts.examples !== false && written.episodes.length ? new ReplyExamples(written.episodes, written.corpusWorld, hybrid.freq) : undefined;
+  // Replies to lines like the one heard, and who said them (personas compared with the hybrid's IDF from the training split).
+  const examples = wantExamples && written?.episodes.length ? new ReplyExamples(written.episodes, written.corpusWorld, hybrid!.freq) : undefined;
   const policy = new Policy(ranker, pool, { rerank, historyLimit: opts.historyLimit, hybrid, judge, wordCandidates: opts.wordCandidates, examples, exampleWeights: opts.exampleWeights });
   // Who may be named in what a character says (see Policy.namesAbsent): the world's characters, by
   // their names and by the proper names in them ("Jory", "Blackwick"; not titles like "Father").
@@ -153,7 +155,7 @@ export async function loadPolicy(opts: LoadPolicyOptions = {}): Promise<LoadedPo
   else if (opts.world) {
     const corpus = opts.tuneOn ?? DEFAULT_EPISODES;
     if (existsSync(corpus)) {
-      const { episodes: all } = readEpisodeFiles(corpus);
+      const all = corpus === DEFAULT_EPISODES && written?.episodes.length ? written.episodes : readEpisodeFiles(corpus).episodes;
       // Tune on held-out episodes (not the model's training split) when the corpus says which.
       const splitsFile = join(corpus, 'splits.json');
       let episodes = all;

@@ -24,7 +24,7 @@ import { emoteThirdPerson } from '../engine/emotes.js';
 import { EMOTES, Rng, World } from '../engine/index.js';
 import type { Driver, Log } from '../host/driver.js';
 import type { AgentHost } from './agent-host.js';
-import { DriveStore } from './drive-store.js';
+import { DriveStore, type DriveKind } from './drive-store.js';
 import type { CharacterInfo } from '../host/types.js';
 import type { EventSummary } from '../net/protocol.js';
 import { loadWorld } from '../world-io/load-world.js';
@@ -35,7 +35,8 @@ import { refuse, type Policy, type TurnChoice, type TurnInput } from './policy.j
 import { firstPerson } from './requests.js';
 import type { AgentView } from './view.js';
 
-export type AgentKind = 'model' | 'scripted' | 'idle';
+/** Who drives a character the agents manage (the kinds @drive sets, drive-store.ts). */
+export type AgentKind = DriveKind;
 
 export interface AgentsOptions {
   /** Model directory (default models/default, or $LIGHTMUD_MODEL). */

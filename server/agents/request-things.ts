@@ -77,11 +77,12 @@ export interface Named {
  * holds. Plurals name the singular ("the apples"). Differently named things equally good: a question.
  */
 export function objectNamed(world: World, self: NodeId, phrase: string): Named {
-  const found = namedBy(world, self, phrase.trim().split(/\s+/));
+  const words = phrase.trim().split(/\s+/);
+  const found = namedBy(world, self, words);
   if (found.object || found.which) return found;
   // "the little rag" for the polishing rag: words that only describe (size, age, liking) name nothing.
-  const plain = phrase.trim().split(/\s+/).filter((w) => !DESCRIBING.has(w.toLowerCase()));
-  return plain.length && plain.length < phrase.trim().split(/\s+/).length ? namedBy(world, self, plain) : found;
+  const plain = words.filter((w) => !DESCRIBING.has(w.toLowerCase()));
+  return plain.length && plain.length < words.length ? namedBy(world, self, plain) : found;
 }
 
 /** Words a person adds to a thing's name that tell nothing of which thing: "that little rag". */

@@ -394,7 +394,7 @@ function wantToGive(s: string): string | null {
   if (!want) return s;
   let thing = want[1]!.replace(/\s+(?:please|from you|off you|of yours|if i may|for a moment|back)$/g, '').trim();
   // what it is for is not part of its name: "I need it to get up the mountain", "a rope so I can climb"
-  if (!kindOf(thing)) thing = thing.replace(/\s+(?:to|so|so that|in order to)\s+\S.*$/, '').trim();
+  if (!kindOf(thing)) thing = thing.replace(/\s+(?:to|so|in order to)\s+\S.*$/, '').trim();
   if (/^a hug\b/.test(thing)) return 'hug me';
   if (!thing || (NOT_A_THING.test(thing) && !kindOf(thing))) return null;
   return `give me ${thing}`;
