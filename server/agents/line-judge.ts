@@ -45,6 +45,12 @@ export interface Scene {
   said: Set<string>;
   /** What the partner just said, if anything (a question is not answered by asking it back). */
   partnerLine?: string;
+  /**
+   * Words the speaker may speak of as things at hand ("the crate", "your lamp"): its persona, the
+   * setting's name and description, the names and descriptions of the objects present, and the
+   * conversation so far. Without it, only `objects` counts.
+   */
+  known?: Set<string>;
 }
 
 export type Verdict = { ok: true; text: string } | { ok: false; reason: 'repeat' | 'echo' | 'self_naming' | 'wrong_role' | 'absent_name' | 'contradiction' };
@@ -110,6 +116,41 @@ export function dropVocative(template: string): string {
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
+/**
+ * Object heads the written corpus names with "the", "this", "your"... without the thing being in
+ * the scene in more than 3 of 10 such lines (at least 4 of them): things of the wider world ("the
+ * door", "the fire", "the stars", "your head", "the poor"). Measured with `pointedAt` over the corpus's
+ * 45,258 lines, each in its own staged scene (persona, setting, objects present, the conversation so
+ * far); with these left out, the rule refuses 2.0% of the corpus's own lines in their own scenes.
+ */
+const GENERIC_THINGS = new Set([
+  'acorns', 'apron', 'armour', 'banner', 'bed', 'bird', 'blind', 'board', 'boat', 'boots', 'branch', 'can', 'cart', 'chair', 'cloth', 'coat',
+  'collar', 'crab', 'crop', 'crown', 'daisies', 'dew', 'door', 'dress', 'feathers', 'fire', 'food', 'fruit', 'god', 'goose', 'grain', 'grave',
+  'harp', 'head', 'hole', 'kingdom', 'lamb', 'lead', 'leaves', 'letter', 'list', 'lists', 'mist', 'nuts', 'paper', 'papers', 'pike', 'poor',
+  'post', 'rail', 'robe', 'rock', 'sling', 'slug', 'stick', 'stool', 'string', 'strongbox', 'sweet', 'taxes', 'teeth', 'torch', 'treasure', 'wagon',
+  'windowsill',
+]);
+
+/** Words that end the phrase after a determiner ("the castle on its rock": "castle" only). */
+const PHRASE_END = /^(?:of|and|or|on|in|at|to|for|from|with|by|is|are|was|were|be|you|i|it|he|she|we|they|that|which|who|as|but|so|if|when|than|then|there|here)$/;
+const POINTING = /\b(?:the|this|that|these|those|your)\s+(?=([a-z' -]+))/gi;
+
+/**
+ * The things a line points at as if they were at hand: the first object head among the (up to three)
+ * words after each "the", "this", "that", "these", "those" or "your".
+ */
+export function pointedAt(line: string, heads: Set<string>): string[] {
+  const out: string[] = [];
+  for (const m of line.matchAll(POINTING)) {
+    for (const w of words(m[1]!).slice(0, 3)) {
+      if (PHRASE_END.test(w)) break;
+      const h = heads.has(w) ? w : heads.has(w.replace(/e?s$/, '')) ? w.replace(/e?s$/, '') : heads.has(w.replace(/s$/, '')) ? w.replace(/s$/, '') : undefined;
+      if (h) { out.push(h); break; }
+    }
+  }
+  return out;
+}
+
 export class PoolLines {
   private readonly meta = new Map<string, LineMeta>();
   /** Object names by their last word (only names whose last word a line has are tried on it). */
@@ -122,6 +163,8 @@ export class PoolLines {
   private readonly kinds = new Set<string>();
   /** Head words of the corpus world's objects ("lantern", "cloak"): what a claim of having must be about to be checked. */
   readonly objectHeads = new Set<string>();
+  /** Object heads a line may point at only when the thing is at hand ("the cap", "that crate"): `objectHeads` less GENERIC_THINGS. */
+  readonly thingHeads = new Set<string>();
 
   /**
    * @param episodes the written corpus (who said what to whom)
@@ -150,6 +193,7 @@ export class PoolLines {
     const names = new Set<string>();
     if (corpusWorld) for (const n of corpusWorld.nodes()) if (n.kind === 'object' && n.name.length > 3) names.add(n.name.toLowerCase());
     for (const n of names) this.objectHeads.add(head(n));
+    if (corpusWorld) for (const n of corpusWorld.nodes()) if (n.kind === 'object') { const h = head(n.name); if (h.length > 2 && !GENERIC_THINGS.has(h)) this.thingHeads.add(h); }
     for (const name of names) {
       const last = words(name).pop() ?? '';
       let list = this.objectNames.get(last);
@@ -312,6 +356,13 @@ export class LineJudge {
     const sceneObjects = [...scene.objects.map((o) => o.toLowerCase()), ...(scene.partnerLine ? this.lines.metaOf(scene.partnerLine).objects : [])];
     for (const o of meta.objects) {
       if (!sceneObjects.some((s) => s === o || head(s) === head(o))) return { ok: false, reason: 'absent_name' };
+    }
+    // "Here, try the cap." / "Keep your hands off that crate.": things pointed at must be at hand
+    if (scene.known) {
+      const known = scene.known;
+      const objectWords = new Set(sceneObjects.flatMap(words));
+      const at = (h: string) => [h, `${h}s`, `${h}es`].some((x) => known.has(x) || objectWords.has(x));
+      if (pointedAt(line, this.lines.thingHeads).some((h) => !at(h))) return { ok: false, reason: 'absent_name' };
     }
     const held = scene.held.map((h) => h.toLowerCase());
     const holds = (phrase: string) => {

@@ -195,6 +195,14 @@ export function sceneOf(view: AgentView, history: HistoryEntry[]): Scene {
   // Every line of the conversation it remembers, its own and others': saying a line again, or the
   // partner's back to them, reads as a parrot.
   const said = new Set(history.filter((e) => e.kind === 'say').map((e) => e.text.toLowerCase().trim()));
+  // what it may point at as at hand: words of its persona, the setting, the objects here and the conversation
+  const f = view.facts;
+  const known = new Set(
+    [f.self.persona, f.setting.name, f.setting.description, ...f.objects.flatMap((o) => [o.name, o.description]), ...view.objects, ...history.map((e) => e.text)]
+      .join(' ')
+      .toLowerCase()
+      .match(/[a-z']+/g) ?? [],
+  );
   return {
     selfName: view.facts.self.name,
     selfPersona: view.facts.self.persona,
@@ -204,6 +212,7 @@ export function sceneOf(view: AgentView, history: HistoryEntry[]): Scene {
     held: view.held,
     said,
     partnerLine: [...history].reverse().find((e) => e.kind === 'say' && e.speaker === 'partner')?.text,
+    known,
   };
 }
 

@@ -14,6 +14,7 @@ import { factsFor } from './facts.js';
 import { planRequest, type RequestPlan } from './requests.js';
 import { answerSelfQuestion } from './self-state.js';
 import { answersAbout } from './about.js';
+import { answerWay } from './directions.js';
 
 export interface Heard {
   /** Who said it. */
@@ -91,10 +92,11 @@ export function agentView(world: World, self: NodeId, opts: ViewOptions = {}): A
     if (answer) view.answer = answer;
     else {
       const [first, ...more] = answersAbout(world, self, text);
+      const way = first ? undefined : answerWay(world, self, text);
       if (first) {
         view.answer = first;
         view.moreAnswers = more;
-      }
+      } else if (way) view.answer = way;
     }
     const plan = planRequest(world, self, speaker.id, text, { lastObject: opts.lastObject });
     if (plan) view.plan = plan;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { World } from '../../server/engine/index.js';
 import { DEFAULT_WORLD, loadWorld } from '../../server/world-io/load-world.js';
-import { dropVocative, echoes, fill, GENERIC_VOCATIVES, LineJudge, PoolLines, properNouns, vocativeTemplate, worldProperNames, type Scene } from '../../server/agents/line-judge.js';
+import { dropVocative, echoes, fill, GENERIC_VOCATIVES, LineJudge, PoolLines, pointedAt, properNouns, vocativeTemplate, worldProperNames, type Scene } from '../../server/agents/line-judge.js';
 import type { Episode } from '../../server/episodes/episode.js';
 
 const world = new World(loadWorld(DEFAULT_WORLD, { seed: 1 }).state);
@@ -102,5 +102,36 @@ describe('helpers', () => {
     expect(echoes("I'm so parched I could drink the well dry.", "I'm parched. Haven't had a drop all day.")).toBe(true);
     expect(echoes('Here, have some bread.', "I'm starving, I haven't eaten in days.")).toBe(false);
     expect(echoes("I'm sure it will pass.", "I'm sure I saw a ghost.")).toBe(false);
+  });
+});
+
+describe('things pointed at must be at hand', () => {
+  // "cap", "crate" and "trough" are heads of the world's objects; "fire" and "door" are things the
+  // corpus speaks of anywhere (GENERIC_THINGS)
+  const pool = new PoolLines(['Here, try the cap.', 'Keep your hands off that crate.', 'There you are, back by the trough.', "I'll miss you by the fire tonight.", 'Shut the door behind you.', 'A cap keeps the rain off.'], [], world);
+  const j = new LineJudge(pool, worldProperNames(world));
+  const at = (over: Partial<Scene>) => scene({ selfName: 'reed cutter', partnerName: 'lost pilgrim', objects: ['bundle of reeds'], held: [], known: new Set(['reeds', 'water', 'thatch']), ...over });
+  it.each<[string, Partial<Scene>, boolean]>([
+    ['Here, try the cap.', {}, false],
+    ['Here, try the cap.', { objects: ['tarred cap'] }, true],
+    ['Here, try the cap.', { known: new Set(['my', 'old', 'cap']) }, true],
+    ['Keep your hands off that crate.', {}, false],
+    ['Keep your hands off that crate.', { objects: ['herring crate'] }, true],
+    ['There you are, back by the trough.', {}, false],
+    ["I'll miss you by the fire tonight.", {}, true],
+    ['Shut the door behind you.', {}, true],
+    ['A cap keeps the rain off.', {}, true],
+    ['Here, try the cap.', { known: undefined }, true],
+  ])('%s (%j) -> %s', (text, over, ok) => {
+    const v = j.judge(text, at(over));
+    expect(v.ok).toBe(ok);
+    if (!v.ok) expect(v.reason).toBe('absent_name');
+  });
+
+  it('finds the first object word after the determiner, within the phrase', () => {
+    const heads = new Set(['cap', 'crate', 'rock']);
+    expect(pointedAt('Try the old tarred cap.', heads)).toEqual(['cap']);
+    expect(pointedAt('That is the castle on its rock.', heads)).toEqual([]);
+    expect(pointedAt('Mind those crates!', heads)).toEqual(['crate']);
   });
 });
