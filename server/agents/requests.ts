@@ -286,6 +286,11 @@ function stepCommand(raw: string, partner: string, last: string | undefined): St
   // "give it back to me", "hand the key over to the guard": the adverb is no part of the object.
   let rest = words.slice(1).join(' ').replace(/\s+(?:back|over)(?=\s+to\b|$)/, '');
   if (!GRAPH_VERBS.has(verb)) return null;
+  // "throw it away", "toss the bones away": drop it, not give it
+  if ((verb === 'throw' || verb === 'toss') && /\s+away$/.test(rest)) {
+    verb = 'drop';
+    rest = rest.replace(/\s+away$/, '');
+  }
   // Synonyms the engine's parser does not know.
   // "spare me the lecture" is no request: what is spared must be here, or asked for by kind.
   const spared = verb === 'spare';

@@ -138,6 +138,9 @@ describe('requests people actually type (little world)', () => {
       ['gardener', 'orc', 'Hand me the gold coin from the chest, please.', ['get gold coin from oak chest', 'give gold coin to orc']],
       ['gardener', 'orc', 'Pass me the seed out of your sack.', ['get seed from sack', 'give seed to orc']],
       ['gardener', 'orc', 'Could you toss me the clay cup off the potting table?', ['get clay cup from potting table', 'give clay cup to orc']],
+      // "throw it away" is drop, not give
+      ['gardener', 'orc', 'Throw the apple away.', ['drop apple']],
+      ['gardener', 'orc', 'Toss the pebble away, would you?', ['drop pebble']],
       // Already in hand, not in the sack: just give it.
       ['gardener', 'orc', 'Give me the apple from your sack.', ['give apple to orc']],
       ['gardener', 'orc', 'Give me the nail from the chest.', [], "I can't pick up the nail."],
