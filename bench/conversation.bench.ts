@@ -122,6 +122,8 @@ export async function probe(ctx: Pick<BenchContext, 'report'>, world: World, pol
   const visitor = world.characters().find((c) => c.policy !== 'model' && /traveller|visitor|pilgrim|pedlar|peddler|stranger/.test(c.name)) ?? world.characters().find((c) => c.policy !== 'model')!;
   const probeCounts = emptyCounts();
   let missing = 0;
+  // replies where the model was unsure of its best line and said a plain one (unsure.ts)
+  let unsure = 0;
   const md: string[] = [`# Conversation probe${name.endsWith('held_out') ? ' (held-out lines)' : ''}: ${k} model characters, ${lines.length} lines each (model ${model})`, '', `The person speaks as the ${visitor.name}.`, ''];
   const probeEpisodes: Episode[] = [];
   for (const c of picked) {
@@ -139,6 +141,7 @@ export async function probe(ctx: Pick<BenchContext, 'report'>, world: World, pol
       const view = agentView(w, c.id, { heard: { from: visitor.id, text: line }, partner: visitor.id, lastObject })!;
       if (view.plan?.lastObject) lastObject = view.plan.lastObject;
       const [choice] = await policy.decide([{ view, history: history.slice() }]);
+      if (choice!.why.say === 'unsure') unsure++;
       const turn: Episode['turns'][number] = { speaker: c.id, say: choice!.say };
       if (choice!.say) {
         execute(w, c.id, `say ${choice!.say}`);
@@ -169,7 +172,7 @@ export async function probe(ctx: Pick<BenchContext, 'report'>, world: World, pol
   const replies = k * lines.length;
   const count = (d: string) => probeFlagged.filter((f) => f.defect === d).length;
   ctx.report({
-    bench: name, model, characters: k, lines_each: lines.length, replies, no_reply: missing,
+    bench: name, model, characters: k, lines_each: lines.length, replies, no_reply: missing, unsure,
     self_naming: count('self_naming'), absent_name: count('absent_name'), own_repeat: count('own_repeat'), contradiction: count('contradiction'),
     reply_shares_content_pct: pct(pr.shares_content!), transcript: out,
   });

@@ -145,7 +145,7 @@ export async function loadPolicy(opts: LoadPolicyOptions = {}): Promise<LoadedPo
   const judge = opts.judge ?? lineJudge(texts, opts.world, written);
   // Replies to lines like the one heard, and who said them (personas compared with the hybrid's IDF from the training split).
   const examples = wantExamples && written?.episodes.length ? new ReplyExamples(written.episodes, written.corpusWorld, hybrid!.freq) : undefined;
-  const policy = new Policy(ranker, pool, { rerank, historyLimit: opts.historyLimit, hybrid, judge, wordCandidates: opts.wordCandidates, examples, exampleWeights: opts.exampleWeights });
+  const policy = new Policy(ranker, pool, { rerank, historyLimit: opts.historyLimit, hybrid, judge, wordCandidates: opts.wordCandidates, examples, exampleWeights: opts.exampleWeights, unsure: opts.unsure });
   // Who may be named in what a character says (see Policy.namesAbsent): the world's characters, by
   // their names and by the proper names in them ("Jory", "Blackwick"; not titles like "Father").
   const TITLES = /^(father|mother|brother|sister|baroness|baron|lord|lady|sir|dame|master|mistress|old|young|the|captain)$/i;

@@ -19,6 +19,7 @@ import { actionParts, ASK, headWord, Hybrid, undoes, type ContextEvidence } from
 import { irWords } from '../../models/runtime/lexical.js';
 import { LexicalIndex } from '../../models/runtime/lexical.js';
 import { LineJudge, type Scene } from './line-judge.js';
+import { unsureLine } from './unsure.js';
 import type { ReplyExamples } from './reply-examples.js';
 import { formatContext, type ContextTask, type HistoryEntry } from './context.js';
 import { cueOf, FEAR_EMOTES } from './cues.js';
@@ -41,7 +42,14 @@ export interface TurnInput {
   variant?: number;
 }
 
-export type SaySource = 'model' | 'answer' | 'request' | 'refusal';
+/** A line chosen by the model; `unsure` when it was too unsure of its best one and said a plain line (unsure.ts). */
+export interface Said {
+  text: string;
+  unsure?: boolean;
+}
+
+/** Where a line came from: the model, a rule (answer, request, refusal), or the model unsure (unsure.ts). */
+export type SaySource = 'model' | 'answer' | 'request' | 'refusal' | 'unsure';
 export type ActSource = 'request' | 'plan' | 'cue' | 'model' | 'none';
 
 export interface TurnChoice {
@@ -82,10 +90,20 @@ export interface PolicyOptions {
   examples?: ReplyExamples;
   /** Weights of those two scores on the hybrid's scale (default EXAMPLE_WEIGHTS). */
   exampleWeights?: ExampleWeights;
+  /** When the model is unsure of its best line, below both of these (default UNSURE; null: never). */
+  unsure?: { prompt: number; role: number } | null;
 }
 
 /** Replies to lines like the partner's that join the candidates, at most (the best by likeness): a line answered in many ways ("Hello.") adds no more. */
 export const ANALOGOUS_REPLIES = 200;
+
+/**
+ * Below both, the model is unsure of its best line and a plain line is said instead (unsure.ts): how
+ * like the line heard the line's corpus prompt was (s), and how like this character its speakers were
+ * (r). Chosen on the development probe's blind readings (DEV_LINES): of the 44 replies below both,
+ * 35 were read as nonsense and 2 as sensible.
+ */
+export const UNSURE = { prompt: 0.55, role: 0.5 };
 
 /** Chosen by reading the replies to a development probe (bench/conversation.bench.ts, DEV_LINES). */
 export const EXAMPLE_WEIGHTS: ExampleWeights = { prompt: 6, answer: 15, role: 2 };
@@ -243,10 +261,12 @@ export class Policy {
     this.judge = opts.judge;
     this.examples = opts.examples;
     this.exampleWeights = opts.exampleWeights ?? EXAMPLE_WEIGHTS;
+    this.unsure = opts.unsure === undefined ? UNSURE : (opts.unsure ?? undefined);
   }
 
   readonly examples?: ReplyExamples;
   exampleWeights: ExampleWeights;
+  readonly unsure?: { prompt: number; role: number };
   private poolRows?: Map<string, number>;
 
   /** Pool text -> its row (for the pool embeddings of lines found by text). */
@@ -418,7 +438,7 @@ export class Policy {
    * bi-encoder), and say the best line the judge accepts for this speaker and scene (with the
    * partner's name in its slot). Nothing acceptable among the first 100: nothing is said.
    */
-  async speak(contexts: string[], scenes: (Scene | undefined)[] = []): Promise<string[]> {
+  async speak(contexts: string[], scenes: (Scene | undefined)[] = []): Promise<Said[]> {
     if (!contexts.length) return [];
     const q = await this.ranker.encodeContexts(contexts);
     const d = q.length / contexts.length;
@@ -434,6 +454,8 @@ export class Policy {
         const found = this.candidatesFor(ev, hits[i] ?? [], qi);
         let texts: string[];
         const scene = scenes[i];
+        /** Each scored candidate's evidence from the corpus: its prompt's likeness to the line heard, its speakers' to this one. */
+        const evidence = new Map<string, { s: number; r: number }>();
         if (ev && this.hybrid) {
           const cands = found.map((f) => this.pool.texts[f.index]!);
           const bis = found.map((f) => f.bi);
@@ -457,6 +479,7 @@ export class Policy {
               // An answer to a like question, best from a like speaker; any line a little by who said it.
               const sim = analog.get(c) ?? 0;
               const role = this.examples!.roleFit(c, me, semantic) ?? 0;
+              evidence.set(c, { s: sim, r: role });
               scores[j]! += w.prompt * sim + w.answer * sim * role + w.role * role;
             });
           }
@@ -469,17 +492,25 @@ export class Policy {
             texts = [...argsortDesc(logits).map((j) => head[j]!), ...texts.slice(this.rerank)];
           }
         }
-        if (!scene) return texts[0] ?? '';
+        if (!scene) return { text: texts[0] ?? '' };
         const present = [scene.selfName, ...(scene.partnerName ? [scene.partnerName] : []), ...scene.present];
         for (const t of texts) {
           if (!this.judge) {
-            if (!scene.said.has(t.toLowerCase().trim()) && !this.namesAbsent(t, present)) return t;
+            if (!scene.said.has(t.toLowerCase().trim()) && !this.namesAbsent(t, present)) return { text: t };
             continue;
           }
           const v = this.judge.judge(t, scene);
-          if (v.ok && !this.namesAbsent(v.text, present)) return v.text;
+          if (v.ok && !this.namesAbsent(v.text, present)) {
+            // an answer to some other line, from someone unlike this character: say something plain
+            const e = evidence.get(t);
+            if (e && scene.partnerLine && this.unsure && e.s < this.unsure.prompt && e.r < this.unsure.role) {
+              const plain = unsureLine(scene.partnerLine, scene.said, scene.selfName);
+              if (plain) return { text: plain, unsure: true };
+            }
+            return { text: v.text };
+          }
         }
-        return '';
+        return { text: '' };
       }),
     );
   }
@@ -564,8 +595,8 @@ export class Policy {
       needSpeech.map((i) => sceneOf(inputs[i]!.view, inputs[i]!.history)),
     );
     needSpeech.forEach((i, j) => {
-      choices[i]!.say = said[j]!;
-      choices[i]!.why.say = 'model';
+      choices[i]!.say = said[j]!.text;
+      choices[i]!.why.say = said[j]!.unsure ? 'unsure' : 'model';
     });
 
     // 3. Actions and emotes from the model (contexts include what the character just said).

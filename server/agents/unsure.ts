@@ -1,0 +1,75 @@
+/**
+ * What a character says when the model has nothing it can stand behind: a plain line of the kind the
+ * heard line calls for ("Hm. I couldn't say." to a yes/no question, "I couldn't tell you, I'm
+ * afraid." to a where or who, "Safe roads to you." to a goodbye), never a retrieved line that
+ * answers some other question.
+ *
+ * The policy says one when the best line the judge accepts has weak evidence on both counts the
+ * corpus gives (see policy.ts, UNSURE): the line it answered in the corpus was unlike the one heard,
+ * and the characters who said it are unlike this one. Read on a development probe by blind readers,
+ * 35 of the 44 replies in that region were nonsense (5% of them sensible): a person who does not know
+ * says so, or says something plain.
+ */
+import { lineKind } from './line-kind.js';
+
+/** Plain lines for each kind of heard line, in the order they are tried. */
+const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'tired' | 'hungry' | 'cold' | 'lost' | 'tag' | 'personal' | 'yesno' | 'wh' | 'remark', string[]> = {
+  farewell: ['Safe roads to you.', 'Go well, then.', 'Farewell. Mind how you go.', 'Goodbye, then.'],
+  thanks: ["You're welcome.", 'Think nothing of it.', 'Glad to help.'],
+  sorry: ['No harm done.', "It's no bother.", "Don't fret about it."],
+  greeting: ['Good day to you.', 'Hello there.', 'Well met.'],
+  tired: ['Then sit a while and rest.', 'Rest your feet, then.'],
+  hungry: ["I'm sorry to hear it. Food's hard to come by some days."],
+  cold: ["It's a cold one, right enough."],
+  lost: ['Lost? Ask me the way to a place, and I might know it.'],
+  tag: ['Aye, that it is.', 'It is, right enough.'],
+  personal: ["I'd sooner not say.", 'Why do you ask?', "That's my own business, friend."],
+  yesno: ["Hm. I couldn't say.", 'Hard to say, really.', 'Not that I know of.'],
+  wh: ["I couldn't tell you, I'm afraid.", "Now there's a question. I don't rightly know.", 'Hard to say.', 'I wish I knew.'],
+  remark: ['Is that so?', 'Hm. Go on.', 'Well, well.', 'I see.'],
+};
+
+const FAREWELL = /\b(?:goodbye|good-bye|farewell|bye|take care|be going|be off|be on my way|safe travels|see you|until next time|so long)\b/;
+const THANKS = /\b(?:thank you|thanks|thank ye|much obliged|grateful)\b/;
+const SORRY = /\b(?:sorry|apologi[sz]e|forgive me|pardon me|my apologies)\b/;
+const GREETING = /^(?:hello|hi|hey|greetings|well met|good (?:morning|day|evening|afternoon)|morning|evening|hail)\b/;
+
+/** The kind of plain line `heard` calls for. */
+export function unsureKind(heard: string): keyof typeof LINES {
+  const s = heard.toLowerCase().trim();
+  if (FAREWELL.test(s)) return 'farewell';
+  if (THANKS.test(s)) return 'thanks';
+  if (SORRY.test(s)) return 'sorry';
+  const kind = lineKind(heard);
+  if (kind === 'yesno') {
+    const last = s.split(/(?<=[.!?])\s+/).pop() ?? s;
+    // "Cold tonight, isn't it?": agreeing is the plain answer
+    if (/,\s*(?:isn't|aren't|wasn't|don't|doesn't|didn't|right|eh)\b[^,]*\?$/.test(last)) return 'tag';
+    // "Are you married?", "Do you know any stories?": about the speaker's own life
+    if (/^(?:are|were|do|did|have|had|would|will|can|could)\s+(?:you|ye)\b/.test(last)) return 'personal';
+    return 'yesno';
+  }
+  if (kind !== 'remark') return 'wh';
+  if (/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:tired|weary|exhausted|worn out)\b|\bwalking all day\b/.test(s)) return 'tired';
+  if (/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:hungry|starving|famished)\b/.test(s)) return 'hungry';
+  if (/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:cold|freezing|frozen)\b/.test(s)) return 'cold';
+  if (/\bi(?:'m| am)\s+(?:a bit |rather |quite )?lost\b/.test(s)) return 'lost';
+  if (GREETING.test(s)) return 'greeting';
+  return 'remark';
+}
+
+/**
+ * A plain line for `heard`, not one of `said` (the lines of the conversation so far, lowercased), the
+ * choice among equals spread by `seed` (the speaker's name) so that a room of characters does not
+ * answer in chorus. Undefined when every such line was said already.
+ */
+export function unsureLine(heard: string, said: Set<string>, seed: string): string | undefined {
+  const lines = LINES[unsureKind(heard)];
+  let h = 0;
+  for (let i = 0; i < seed.length; i++) h = (h * 31 + seed.charCodeAt(i)) >>> 0;
+  for (let k = 0; k < lines.length; k++) {
+    const line = lines[(h + k) % lines.length]!;
+    if (!said.has(line.toLowerCase())) return line;
+  }
+  return undefined;
+}
