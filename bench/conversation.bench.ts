@@ -79,6 +79,24 @@ export const DEV_LINES = [
   'Farewell, friend.',
 ];
 
+/**
+ * A fresh probe, written on 2026-11-25 after the "ask" episodes of the corpus by someone who had seen
+ * neither the corpus nor any reply, told only to avoid the topics of the three lists above: how the
+ * characters do on ordinary lines nobody wrote answers for.
+ */
+export const FRESH_LINES = [
+  "Hey! I don't think we've met before.",
+  'What should I call you?',
+  'I only arrived here this morning, actually.',
+  'Do you enjoy music or singing at all?',
+  "I'm trying to learn the lute, but badly.",
+  'Have you ever travelled far from here?',
+  'Do you believe in magic?',
+  'What do you hope for in the years ahead?',
+  'What makes you laugh?',
+  'It was nice meeting you. See you around!',
+];
+
 const pct = (x: number) => Number((x * 100).toFixed(2));
 
 export default async function conversation(ctx: BenchContext): Promise<void> {
@@ -107,7 +125,7 @@ export default async function conversation(ctx: BenchContext): Promise<void> {
   writeFileSync(join(OUT, 'conversation-episodes.md'), episodesMarkdown(world, episodes, flagged));
 
   // ---- a person's ordinary lines to model characters ----------------------------------------------
-  for (const [name, lines, file] of [['conversation_probe', PROBE_LINES, 'conversation-probe.md'], ['conversation_probe_held_out', HELD_OUT_LINES, 'conversation-probe-held-out.md']] as const) {
+  for (const [name, lines, file] of [['conversation_probe', PROBE_LINES, 'conversation-probe.md'], ['conversation_probe_held_out', HELD_OUT_LINES, 'conversation-probe-held-out.md'], ['conversation_probe_fresh', FRESH_LINES, 'conversation-probe-fresh.md']] as const) {
     await probe(ctx, world, policy, checker, model, name, lines, join(OUT, file));
   }
   await policy.ranker.release();
