@@ -197,6 +197,13 @@ export function hostilityAllowed(history: HistoryEntry[], persona: string, actio
   return wasProvoked(history) || hostileByPersona(persona, action);
 }
 
+/** Two LIGHT contexts that differ only in their first line, each a `_task_` line. */
+function sameButTask(a: string, b: string): boolean {
+  const i = a.indexOf('\n');
+  const j = b.indexOf('\n');
+  return i >= 0 && j >= 0 && /^_task_\w+$/.test(a.slice(0, i)) && /^_task_\w+$/.test(b.slice(0, j)) && a.slice(i) === b.slice(j);
+}
+
 /** Emotes the character made in its last two turns (not repeated back to back). */
 function recentEmotes(history: HistoryEntry[]): Set<string> {
   return new Set(history.filter((h) => h.speaker === 'self' && h.kind === 'emote').slice(-2).map((h) => h.text));
@@ -511,13 +518,20 @@ export class Policy {
       const emotes = this.scoreList(vecs[2 * j + 1]!, [...EMOTES], emoteEmb);
       if (!this.hybrid) return { actions, emotes };
       // Ordered by the hybrid score; each keeps its bi-encoder score (the thresholds are on those).
-      return { actions: this.hybridOrder('action', ctxs[2 * j]!, actions), emotes: this.hybridOrder('emote', ctxs[2 * j + 1]!, emotes) };
+      const hybrid = this.hybrid;
+      const [actCtx, emoteCtx] = [ctxs[2 * j]!, ctxs[2 * j + 1]!];
+      let actEv: ContextEvidence | undefined;
+      const actEvidence = () => (actEv ??= hybrid.evidence(actCtx));
+      // The emote context is the action context with another task line, which the evidence does not
+      // read (a `_task_` line has no words, and the task is not a feature): the same evidence, not read twice.
+      const emoteEvidence = () => (sameButTask(actCtx, emoteCtx) ? { ...actEvidence(), parts: { ...actEvidence().parts, task: 'emote', all: emoteCtx } } : hybrid.evidence(emoteCtx));
+      return { actions: this.hybridOrder('action', actEvidence, actions), emotes: this.hybridOrder('emote', emoteEvidence, emotes) };
     });
   }
 
-  private hybridOrder(task: 'action' | 'emote', context: string, list: Scored): Scored {
+  private hybridOrder(task: 'action' | 'emote', evidence: () => ContextEvidence, list: Scored): Scored {
     if (!this.hybrid?.has(task) || !list.texts.length) return list;
-    const s = this.hybrid.score(task, this.hybrid.evidence(context), list.texts, list.scores);
+    const s = this.hybrid.score(task, evidence(), list.texts, list.scores);
     const order = argsortDesc(s);
     return { texts: order.map((i) => list.texts[i]!), scores: order.map((i) => list.scores[i]!) };
   }
