@@ -105,18 +105,19 @@ const SPEECH = new Set(['say', 'tell', 'whisper', 'shout']);
 const EMOTE_BY_THIRD = new Map(EMOTES.map((e) => [emoteThirdPerson(e), e]));
 
 /**
- * Coalesces the decisions asked for while one is running into the next batch. Turns that answer a
- * person go first, and in a lane of their own: a batch of them starts as soon as the previous batch
- * of them is done, also while a batch of model characters talking among themselves (or on their own)
- * is still being decided, so such a batch never delays a reply to a player. Those other turns are
+ * Coalesces the decisions asked for while others are running into batches. Turns that answer a
+ * person go first, in a lane of their own with up to two batches in flight: a reply asked for while
+ * a batch is being decided starts at once (the inference thread and this one work on both, each
+ * waiting on the other less), also while a batch of model characters talking among themselves (or
+ * on their own) is in flight, so such turns never delay a reply to a player. Those other turns are
  * decided one batch at a time, and only while no reply to a person is waiting or being decided.
  */
 class Batcher {
   private queues: { input: TurnInput; resolve: (c: TurnChoice) => void; reject: (e: unknown) => void }[][] = [[], []];
-  /** Whether a batch of each lane (0: answers to people, 1: the rest) is being decided. */
-  private running = [false, false];
+  /** Batches being decided, by lane (0: answers to people, 1: the rest). */
+  private running = [0, 0];
   private scheduled = false;
-  constructor(private policy: Policy, private batchSize = 32) {}
+  constructor(private policy: Policy, private batchSize = 32, private urgentInFlight = 2) {}
 
   decide(input: TurnInput, urgent: boolean): Promise<TurnChoice> {
     return new Promise((resolve, reject) => {
@@ -131,13 +132,13 @@ class Batcher {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      if (!this.running[0] && this.queues[0]!.length) void this.drain(0);
-      if (!this.running[0] && !this.running[1] && !this.queues[0]!.length && this.queues[1]!.length) void this.drain(1);
+      while (this.running[0]! < this.urgentInFlight && this.queues[0]!.length) void this.drain(0);
+      if (!this.running[0] && !this.running[1] && this.queues[1]!.length) void this.drain(1);
     });
   }
 
   private async drain(lane: 0 | 1): Promise<void> {
-    this.running[lane] = true;
+    this.running[lane]!++;
     const batch = this.queues[lane]!.splice(0, this.batchSize);
     try {
       const out = await this.policy.decide(batch.map((b) => b.input));
@@ -145,7 +146,7 @@ class Batcher {
     } catch (err) {
       for (const b of batch) b.reject(err);
     }
-    this.running[lane] = false;
+    this.running[lane]!--;
     if (this.queues[0]!.length || this.queues[1]!.length) this.schedule();
   }
 }
