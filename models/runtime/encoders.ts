@@ -120,7 +120,7 @@ export class BiEncoder {
       out ??= new Float32Array(texts.length * this.dim);
       chunk.forEach((c, j) => out!.set(emb.subarray(j * this.dim, (j + 1) * this.dim), c.i * this.dim));
       opts.onProgress?.(Math.min(s + batchSize, texts.length), texts.length);
-      await yieldToLoop();
+      if (s + batchSize < order.length) await yieldToLoop();
     }
     return out ?? new Float32Array(0);
   }

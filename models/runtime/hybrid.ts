@@ -166,6 +166,11 @@ function wordsOf(line: string): LineTraits {
 }
 
 export function speechFeatures(ev: ContextEvidence, candidate: string, bi: number, freq: DocFrequencies): number[] {
+  return writeSpeechFeatures(new Array<number>(SPEECH_FEATURES.length), ev, candidate, bi, freq);
+}
+
+/** `speechFeatures` written into `out` (live scoring reuses one row instead of allocating one per candidate). */
+function writeSpeechFeatures<T extends { [i: number]: number }>(out: T, ev: ContextEvidence, candidate: string, bi: number, freq: DocFrequencies): T {
   const v = freq.vector(candidate);
   const c = wordsOf(candidate);
   const { words, all } = c;
@@ -174,30 +179,29 @@ export function speechFeatures(ev: ContextEvidence, candidate: string, bi: numbe
   const q = last.question;
   const candQ = c.question;
   const logWords = Math.log(1 + n);
-  return [
-    bi,
-    cosine(ev.all, v),
-    cosine(ev.last, v),
-    cosine(ev.earlier, v),
-    cosine(ev.selfSaid, v),
-    cosine(ev.persona, v),
-    cosine(ev.setting, v),
-    cosine(ev.objects, v),
-    covered(words, ev.lastWords),
-    logWords,
-    WH.test(ev.lastSay.trim()) ? logWords : 0,
-    q && candQ ? 1 : 0,
-    q && !candQ && c.answerStart ? 1 : 0,
-    YOU.test(ev.lastSay) && c.firstPerson ? 1 : 0,
-    c.greeting && ev.said <= 1 ? 1 : 0,
-    c.greeting && ev.said > 1 ? 1 : 0,
-    last.farewell && c.farewell ? 1 : 0,
-    c.thanks && ev.partnerGave ? 1 : 0,
-    c.thanks && !ev.partnerGave ? 1 : 0,
-    ev.partnerHead && all.includes(ev.partnerHead) ? 1 : 0,
-    ev.selfHead && all.includes(ev.selfHead) ? 1 : 0,
-    ev.said === 0 && candQ ? 1 : 0,
-  ];
+  out[0] = bi;
+  out[1] = cosine(ev.all, v);
+  out[2] = cosine(ev.last, v);
+  out[3] = cosine(ev.earlier, v);
+  out[4] = cosine(ev.selfSaid, v);
+  out[5] = cosine(ev.persona, v);
+  out[6] = cosine(ev.setting, v);
+  out[7] = cosine(ev.objects, v);
+  out[8] = covered(words, ev.lastWords);
+  out[9] = logWords;
+  out[10] = WH.test(ev.lastSay.trim()) ? logWords : 0;
+  out[11] = q && candQ ? 1 : 0;
+  out[12] = q && !candQ && c.answerStart ? 1 : 0;
+  out[13] = YOU.test(ev.lastSay) && c.firstPerson ? 1 : 0;
+  out[14] = c.greeting && ev.said <= 1 ? 1 : 0;
+  out[15] = c.greeting && ev.said > 1 ? 1 : 0;
+  out[16] = last.farewell && c.farewell ? 1 : 0;
+  out[17] = c.thanks && ev.partnerGave ? 1 : 0;
+  out[18] = c.thanks && !ev.partnerGave ? 1 : 0;
+  out[19] = ev.partnerHead && all.includes(ev.partnerHead) ? 1 : 0;
+  out[20] = ev.selfHead && all.includes(ev.selfHead) ? 1 : 0;
+  out[21] = ev.said === 0 && candQ ? 1 : 0;
+  return out;
 }
 
 const VERBS = ['get', 'drop', 'put', 'give', 'steal', 'wear', 'wield', 'remove', 'eat', 'drink', 'hit', 'hug'] as const;
@@ -324,7 +328,7 @@ export function featureNames(task: HybridTask): readonly string[] {
 }
 
 /** The linear model's score of one feature row. */
-export function linearScore(row: number[], w: HybridWeights): number {
+export function linearScore(row: ArrayLike<number>, w: HybridWeights): number {
   let s = 0;
   for (let i = 0; i < row.length; i++) s += row[i]! * (w.weights[i] ?? 0);
   return s;
@@ -365,7 +369,9 @@ export class Hybrid {
   scoreLive(ev: ContextEvidence, candidates: readonly string[], bi: ArrayLike<number>): number[] {
     const w = this.model.live ?? this.model.tasks.speech;
     if (!w) return Array.from(bi);
-    return featureRows('speech', ev, candidates, bi, this.freq).map((r) => linearScore(r, w));
+    // = featureRows('speech', ...).map((r) => linearScore(r, w)), the same sums, in one reused row
+    const row = new Float64Array(SPEECH_FEATURES.length);
+    return candidates.map((c, i) => linearScore(writeSpeechFeatures(row, ev, c, bi[i]!, this.freq), w));
   }
 
   /** Scores of candidates given their bi-encoder scores (higher is better). */

@@ -87,14 +87,29 @@ const GREETING_VOCATIVE = /^(?:hello|hi|hey|greetings|well met|good (?:morning|d
 /** One-word ways of calling anyone: these stay as they are. */
 const FITS_ANYONE = new Set(['friend', 'friends', 'sir', 'madam', 'stranger', 'traveller', 'traveler', 'everyone', 'all', 'there', 'neighbour', 'neighbor', 'lord', 'lady', 'master', 'mistress', 'you', 'again', 'folks', 'love', 'dear']);
 
+/** The patterns of a vocative naming `name`, by name: compiled once (they have no state: no /g). */
+const vocatives = new Map<string, { start: RegExp; end: RegExp }>();
+
+function vocativePatterns(name: string): { start: RegExp; end: RegExp } {
+  let p = vocatives.get(name);
+  if (!p) {
+    const alt = `(?:the\\s+|my\\s+|old\\s+|young\\s+|good\\s+|dear\\s+|mister\\s+|master\\s+|mistress\\s+)?(?:${VOCATIVE_ADJECTIVES}\\s+)?${escape(name)}`;
+    p = {
+      start: new RegExp(`^(?:(?:hello|hi|hey|ho|oi|greetings|well met|good (?:morning|day|evening)|ah|oh|look|listen|thank you|thanks|morning|evening),?\\s+)?(${alt})(?=\\s*[,!?])`, 'i'),
+      end: new RegExp(`,\\s+(${alt})(?=\\s*[.!?,;])`, 'i'),
+    };
+    if (vocatives.size >= 10_000) vocatives.clear();
+    vocatives.set(name, p);
+  }
+  return p;
+}
+
 /** The vocative naming `names` at the start ("Tinker, ...") or end ("..., boy.") of a line, as a template. */
 export function vocativeTemplate(text: string, names: string[]): string | undefined {
   for (const n of names.filter(Boolean).sort((a, b) => b.length - a.length)) {
-    const alt = `(?:the\\s+|my\\s+|old\\s+|young\\s+|good\\s+|dear\\s+|mister\\s+|master\\s+|mistress\\s+)?(?:${VOCATIVE_ADJECTIVES}\\s+)?${escape(n)}`;
-    const start = new RegExp(`^(?:(?:hello|hi|hey|ho|oi|greetings|well met|good (?:morning|day|evening)|ah|oh|look|listen|thank you|thanks|morning|evening),?\\s+)?(${alt})(?=\\s*[,!?])`, 'i');
+    const { start, end } = vocativePatterns(n);
     const m = start.exec(text);
     if (m) return text.slice(0, m.index + m[0].length - m[1]!.length) + '{partner}' + text.slice(m.index + m[0].length);
-    const end = new RegExp(`,\\s+(${alt})(?=\\s*[.!?,;])`, 'i');
     const e = end.exec(text);
     if (e) return text.slice(0, e.index) + ', {partner}' + text.slice(e.index + e[0].length);
   }

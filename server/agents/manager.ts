@@ -105,38 +105,49 @@ const SPEECH = new Set(['say', 'tell', 'whisper', 'shout']);
 const EMOTE_BY_THIRD = new Map(EMOTES.map((e) => [emoteThirdPerson(e), e]));
 
 /**
- * Coalesces the decisions asked for while one is running into the next batch. Turns that answer a
- * person go first: a crowd of model characters talking among themselves never delays a reply to a
- * player by more than the batch in progress.
+ * Coalesces the decisions asked for while others are running into batches. Turns that answer a
+ * person go first, in a lane of their own with up to two batches in flight: a reply asked for while
+ * a batch is being decided starts at once (the inference thread and this one work on both, each
+ * waiting on the other less), also while a batch of model characters talking among themselves (or
+ * on their own) is in flight, so such turns never delay a reply to a player. Those other turns are
+ * decided one batch at a time, and only while no reply to a person is waiting or being decided.
  */
 class Batcher {
   private queues: { input: TurnInput; resolve: (c: TurnChoice) => void; reject: (e: unknown) => void }[][] = [[], []];
-  private running = false;
-  constructor(private policy: Policy, private batchSize = 32) {}
+  /** Batches being decided, by lane (0: answers to people, 1: the rest). */
+  private running = [0, 0];
+  private scheduled = false;
+  constructor(private policy: Policy, private batchSize = 32, private urgentInFlight = 2) {}
 
   decide(input: TurnInput, urgent: boolean): Promise<TurnChoice> {
     return new Promise((resolve, reject) => {
       this.queues[urgent ? 0 : 1]!.push({ input, resolve, reject });
-      if (!this.running) {
-        this.running = true;
-        setImmediate(() => void this.drain());
-      }
+      this.schedule();
     });
   }
 
-  private async drain(): Promise<void> {
-    for (;;) {
-      const queue = this.queues[0]!.length ? this.queues[0]! : this.queues[1]!;
-      const batch = queue.splice(0, this.batchSize);
-      if (!batch.length) break;
-      try {
-        const out = await this.policy.decide(batch.map((b) => b.input));
-        batch.forEach((b, i) => b.resolve(out[i]!));
-      } catch (err) {
-        for (const b of batch) b.reject(err);
-      }
+  /** Start what may start, after the turns asked for in this tick have joined the queues. */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      while (this.running[0]! < this.urgentInFlight && this.queues[0]!.length) void this.drain(0);
+      if (!this.running[0] && !this.running[1] && this.queues[1]!.length) void this.drain(1);
+    });
+  }
+
+  private async drain(lane: 0 | 1): Promise<void> {
+    this.running[lane]!++;
+    const batch = this.queues[lane]!.splice(0, this.batchSize);
+    try {
+      const out = await this.policy.decide(batch.map((b) => b.input));
+      batch.forEach((b, i) => b.resolve(out[i]!));
+    } catch (err) {
+      for (const b of batch) b.reject(err);
     }
-    this.running = false;
+    this.running[lane]!--;
+    if (this.queues[0]!.length || this.queues[1]!.length) this.schedule();
   }
 }
 

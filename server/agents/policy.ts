@@ -190,14 +190,36 @@ const FIGHTER = /\b(?:fight|fighting|brawl|kill|killing|murder|bandit|brigand|ra
  */
 export function actionFilter(history: HistoryEntry[], persona = ''): (action: string) => boolean {
   const mine = history.slice(-8).filter((h) => h.speaker === 'self' && h.kind === 'act').slice(-3).map((h) => h.text);
-  return (action) => !mine.includes(action) && !mine.some((m) => undoes(action, m)) && hostilityAllowed(history, persona, action);
+  // Whether it was provoked is the same for every action: read the history once, when the first hostile action is asked about.
+  let provoked: boolean | undefined;
+  let thief: boolean | undefined;
+  let fighter: boolean | undefined;
+  const byPersona = (action: string) => (/^steal /.test(action) ? (thief ??= THIEF.test(persona)) : (fighter ??= FIGHTER.test(persona)));
+  const hostile = (action: string) => !HOSTILE.test(action) || (provoked ??= wasProvoked(history)) || byPersona(action);
+  return (action) => !mine.includes(action) && !mine.some((m) => undoes(action, m)) && hostile(action);
+}
+
+/** Did the partner hit, rob or threaten the character in the last 8 events? */
+function wasProvoked(history: HistoryEntry[]): boolean {
+  return history.slice(-8).some((h) => h.speaker === 'partner' && ((h.kind === 'act' && HOSTILE.test(h.text)) || (h.kind === 'say' && cueOf(h.text) === 'threat')));
+}
+
+/** Does the persona give a reason for this hostile action (a thief's to steal, a fighter's to hit)? */
+function hostileByPersona(persona: string, action: string): boolean {
+  return (/^steal /.test(action) ? THIEF : FIGHTER).test(persona);
 }
 
 /** Is `action` not hostile, or hostile with a reason (provoked in the last 8 events, or the persona's)? */
 export function hostilityAllowed(history: HistoryEntry[], persona: string, action: string): boolean {
   if (!HOSTILE.test(action)) return true;
-  const provoked = history.slice(-8).some((h) => h.speaker === 'partner' && ((h.kind === 'act' && HOSTILE.test(h.text)) || (h.kind === 'say' && cueOf(h.text) === 'threat')));
-  return provoked || (/^steal /.test(action) ? THIEF : FIGHTER).test(persona);
+  return wasProvoked(history) || hostileByPersona(persona, action);
+}
+
+/** Two LIGHT contexts that differ only in their first line, each a `_task_` line. */
+function sameButTask(a: string, b: string): boolean {
+  const i = a.indexOf('\n');
+  const j = b.indexOf('\n');
+  return i >= 0 && j >= 0 && /^_task_\w+$/.test(a.slice(0, i)) && /^_task_\w+$/.test(b.slice(0, j)) && a.slice(i) === b.slice(j);
 }
 
 /** Emotes the character made in its last two turns (not repeated back to back). */
@@ -440,13 +462,21 @@ export class Policy {
    */
   async speak(contexts: string[], scenes: (Scene | undefined)[] = []): Promise<Said[]> {
     if (!contexts.length) return [];
+    // The replies to like lines (their own encoding and search) and the speakers' personas (for the
+    // role fit; memoised) are asked for first and in parallel with the contexts: each is the same call
+    // as one after the other, and the inference thread works on them while this one waits.
+    const withExamples = !!(this.examples && this.hybrid);
+    const analogsP = withExamples ? this.analogous(scenes.map((sc) => sc?.partnerLine)) : Promise.resolve([]);
+    const personasP = withExamples ? this.embed(scenes.flatMap((sc) => (sc ? [Policy.personaText(sc)] : []))) : undefined;
+    // (a failure is thrown where each is awaited, below; not reported as unhandled meanwhile)
+    analogsP.catch(() => {});
+    personasP?.catch(() => {});
     const q = await this.ranker.encodeContexts(contexts);
     const d = q.length / contexts.length;
     const k = Math.max(this.judge ? 100 : 20, this.rerank);
     const hits = await this.pool.search(q, k);
-    const analogs = this.examples && this.hybrid ? await this.analogous(scenes.map((sc) => sc?.partnerLine)) : [];
-    // the speakers' personas embedded in one call (for the role fit; memoised)
-    if (this.examples && this.hybrid) await this.embed(scenes.flatMap((sc) => (sc ? [Policy.personaText(sc)] : [])));
+    const analogs = await analogsP;
+    await personasP;
     return Promise.all(
       contexts.map(async (ctx, i) => {
         const qi = q.subarray(i * d, (i + 1) * d);
@@ -528,13 +558,20 @@ export class Policy {
       const emotes = this.scoreList(vecs[2 * j + 1]!, [...EMOTES], emoteEmb);
       if (!this.hybrid) return { actions, emotes };
       // Ordered by the hybrid score; each keeps its bi-encoder score (the thresholds are on those).
-      return { actions: this.hybridOrder('action', ctxs[2 * j]!, actions), emotes: this.hybridOrder('emote', ctxs[2 * j + 1]!, emotes) };
+      const hybrid = this.hybrid;
+      const [actCtx, emoteCtx] = [ctxs[2 * j]!, ctxs[2 * j + 1]!];
+      let actEv: ContextEvidence | undefined;
+      const actEvidence = () => (actEv ??= hybrid.evidence(actCtx));
+      // The emote context is the action context with another task line, which the evidence does not
+      // read (a `_task_` line has no words, and the task is not a feature): the same evidence, not read twice.
+      const emoteEvidence = () => (sameButTask(actCtx, emoteCtx) ? { ...actEvidence(), parts: { ...actEvidence().parts, task: 'emote', all: emoteCtx } } : hybrid.evidence(emoteCtx));
+      return { actions: this.hybridOrder('action', actEvidence, actions), emotes: this.hybridOrder('emote', emoteEvidence, emotes) };
     });
   }
 
-  private hybridOrder(task: 'action' | 'emote', context: string, list: Scored): Scored {
+  private hybridOrder(task: 'action' | 'emote', evidence: () => ContextEvidence, list: Scored): Scored {
     if (!this.hybrid?.has(task) || !list.texts.length) return list;
-    const s = this.hybrid.score(task, this.hybrid.evidence(context), list.texts, list.scores);
+    const s = this.hybrid.score(task, evidence(), list.texts, list.scores);
     const order = argsortDesc(s);
     return { texts: order.map((i) => list.texts[i]!), scores: order.map((i) => list.scores[i]!) };
   }

@@ -42,6 +42,8 @@ export class ReplyExamples {
   private readonly speakers = new Map<string, string[]>();
   /** Name-and-persona vectors of the corpus world's characters. */
   private readonly personas = new Map<string, TfIdfVector>();
+  /** The words cosine of a speaker's vector with each corpus character's persona, by speaker vector (vectors are shared while memoised). */
+  private readonly personaCosines = new WeakMap<TfIdfVector, Map<string, number>>();
   /** Name-and-persona texts of the corpus world's characters (for the caller's own encoder). */
   readonly personaTexts = new Map<string, string>();
 
@@ -126,10 +128,15 @@ export class ReplyExamples {
     const ids = this.speakers.get(line);
     if (!ids) return undefined;
     let best: number | undefined;
+    let byId = this.personaCosines.get(speaker);
+    if (!byId) this.personaCosines.set(speaker, (byId = new Map()));
     for (const id of ids) {
-      const v = this.personas.get(id);
-      if (!v) continue;
-      const words = cosine(speaker, v);
+      let words = byId.get(id);
+      if (words === undefined) {
+        const v = this.personas.get(id);
+        if (!v) continue;
+        byId.set(id, (words = cosine(speaker, v)));
+      }
       const sem = semantic?.(id);
       const c = sem === undefined ? words : (words + Math.max(0, sem)) / 2;
       if (best === undefined || c > best) best = c;
