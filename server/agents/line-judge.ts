@@ -146,6 +146,9 @@ const GENERIC_THINGS = new Set([
   'windowsill',
 ]);
 
+/** Object heads that are also parts of the body ("up to my chest"): never taken for the object. */
+const BODY_WORDS = new Set(['chest', 'back', 'hand', 'arm', 'neck', 'foot', 'face', 'heart', 'belly', 'nose', 'ear', 'eye', 'tongue', 'skin', 'palm', 'finger', 'hip', 'knee', 'shoulder', 'lip']);
+
 /** Words that end the phrase after a determiner ("the castle on its rock": "castle" only). */
 const PHRASE_END = /^(?:of|and|or|on|in|at|to|for|from|with|by|is|are|was|were|be|you|i|it|he|she|we|they|that|which|who|as|but|so|if|when|than|then|there|here)$/;
 const POINTING = /\b(?:the|this|that|these|those|your)\s+(?=([a-z' -]+))/gi;
@@ -208,7 +211,7 @@ export class PoolLines {
     const names = new Set<string>();
     if (corpusWorld) for (const n of corpusWorld.nodes()) if (n.kind === 'object' && n.name.length > 3) names.add(n.name.toLowerCase());
     for (const n of names) this.objectHeads.add(head(n));
-    if (corpusWorld) for (const n of corpusWorld.nodes()) if (n.kind === 'object') { const h = head(n.name); if (h.length > 2 && !GENERIC_THINGS.has(h)) this.thingHeads.add(h); }
+    if (corpusWorld) for (const n of corpusWorld.nodes()) if (n.kind === 'object') { const h = head(n.name); if (h.length > 2 && !GENERIC_THINGS.has(h) && !BODY_WORDS.has(h)) this.thingHeads.add(h); }
     for (const name of names) {
       const last = words(name).pop() ?? '';
       let list = this.objectNames.get(last);
@@ -329,6 +332,24 @@ export class LineJudge {
     /** Proper names the live world has (its places and people): these may be named. */
     readonly worldNames: Set<string> = new Set(),
   ) {}
+
+  /**
+   * The things a line names anywhere ("you'd need waders") that are not at hand in the scene: object
+   * heads of the corpus world (less GENERIC_THINGS) that neither the scene's objects nor its known
+   * words have. Empty without `scene.known`.
+   */
+  absentThings(line: string, scene: Scene): string[] {
+    const known = scene.known;
+    if (!known) return [];
+    const objectWords = new Set(scene.objects.flatMap(words));
+    const here = (w: string) => known.has(w) || objectWords.has(w);
+    const out: string[] = [];
+    for (const w of new Set(words(line))) {
+      const h = this.lines.thingHeads.has(w) ? w : this.lines.thingHeads.has(w.replace(/e?s$/, '')) ? w.replace(/e?s$/, '') : this.lines.thingHeads.has(w.replace(/s$/, '')) ? w.replace(/s$/, '') : undefined;
+      if (h && ![h, `${h}s`, `${h}es`, w].some(here)) out.push(h);
+    }
+    return out;
+  }
 
   judge(text: string, scene: Scene): Verdict {
     const meta = this.lines.metaOf(text);

@@ -105,6 +105,13 @@ export const ANALOGOUS_REPLIES = 200;
  */
 export const UNSURE = { prompt: 0.55, role: 0.5 };
 
+/**
+ * A line said in the corpus only by characters less like this one than this (r, as for UNSURE) is not
+ * said when it names a thing that is not at hand (line-judge.ts `absentThings`): the things of
+ * another's life ("you'd need waders", said by six characters on the ordinary probe before).
+ */
+export const STRANGERS_THINGS = 0.5;
+
 /** Chosen by reading the replies to a development probe (bench/conversation.bench.ts, DEV_LINES). */
 export const EXAMPLE_WEIGHTS: ExampleWeights = { prompt: 6, answer: 15, role: 2 };
 
@@ -533,6 +540,9 @@ export class Policy {
           if (v.ok && !this.namesAbsent(v.text, present)) {
             // an answer to some other line, from someone unlike this character: say something plain
             const e = evidence.get(t);
+            // another kind of character's line about things that are not here ("No thanks, you'd need waders.",
+            // the reed cutter's, from a dockhand): the next line
+            if (e && e.r < STRANGERS_THINGS && this.judge.absentThings(v.text, scene).length) continue;
             if (e && scene.partnerLine && this.unsure && e.s < this.unsure.prompt && e.r < this.unsure.role) {
               const plain = unsureLine(scene.partnerLine, scene.said, scene.selfName);
               if (plain) return { text: plain, unsure: true };

@@ -13,7 +13,7 @@
 import { lineKind } from './line-kind.js';
 
 /** Plain lines for each kind of heard line, in the order they are tried. */
-const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'tired' | 'hungry' | 'cold' | 'lost' | 'tag' | 'personal' | 'yesno' | 'wh' | 'remark', string[]> = {
+const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'tired' | 'hungry' | 'cold' | 'lost' | 'offer' | 'tag' | 'personal' | 'yesno' | 'wh' | 'remark', string[]> = {
   farewell: ['Safe roads to you.', 'Go well, then.', 'Farewell. Mind how you go.', 'Goodbye, then.'],
   thanks: ["You're welcome.", 'Think nothing of it.', 'Glad to help.'],
   sorry: ['No harm done.', "It's no bother.", "Don't fret about it."],
@@ -22,6 +22,7 @@ const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'tired' | 'hu
   hungry: ["I'm sorry to hear it. Food's hard to come by some days."],
   cold: ["It's a cold one, right enough."],
   lost: ['Lost? Ask me the way to a place, and I might know it.'],
+  offer: ["No, I'm all right, thank you.", 'Kind of you, but no.', 'Not just now, thanks.'],
   tag: ['Aye, that it is.', 'It is, right enough.'],
   personal: ["I'd sooner not say.", 'Why do you ask?', "That's my own business, friend."],
   yesno: ["Hm. I couldn't say.", 'Hard to say, really.', 'Not that I know of.'],
@@ -45,8 +46,10 @@ export function unsureKind(heard: string): keyof typeof LINES {
     const last = s.split(/(?<=[.!?])\s+/).pop() ?? s;
     // "Cold tonight, isn't it?": agreeing is the plain answer
     if (/,\s*(?:isn't|aren't|wasn't|don't|doesn't|didn't|right|eh)\b[^,]*\?$/.test(last)) return 'tag';
-    // "Are you married?", "Do you know any stories?": about the speaker's own life
-    if (/^(?:are|were|do|did|have|had|would|will|can|could)\s+(?:you|ye)\b/.test(last)) return 'personal';
+    // "Do you need any help?", "Can I get you anything?": an offer
+    if (/\b(?:need|want)\s+(?:any|some|a)\s+(?:help|hand)\b|^(?:can|could|shall|may)\s+i\s+(?:help|get|bring|fetch|carry|do)\b/.test(last)) return 'offer';
+    // "Are you married?", "Do you believe in magic?": about the speaker's own life ("Have you heard any news?" is not)
+    if (/^(?:are|were|did)\s+(?:you|ye)\b|^(?:do|would|will)\s+(?:you|ye)\s+(?:like|love|have|believe|enjoy|want|miss|ever|sing|play|pray|hope|fear|mind|dream|think|sleep|eat|drink|hunt|fish|go|live|work)\b|^have\s+(?:you|ye)\s+(?:ever|always|been|got|a|any|no|lived|worked|travelled|traveled|married|seen a)\b/.test(last)) return 'personal';
     return 'yesno';
   }
   if (kind !== 'remark') return 'wh';

@@ -135,3 +135,15 @@ describe('things pointed at must be at hand', () => {
     expect(pointedAt('Mind those crates!', heads)).toEqual(['crate']);
   });
 });
+
+describe('things a line names that are not at hand', () => {
+  const pool = new PoolLines([], [], world);
+  const j = new LineJudge(pool, worldProperNames(world));
+  it('lists the object words of the world that the scene lacks, and none without what the scene knows', () => {
+    const sc = scene({ selfName: 'dockhand', objects: ['herring crate'], held: [], known: new Set(['crates', 'rope', 'docks']) });
+    expect(j.absentThings("No thanks, you'd need waders. The water's up to my chest.", sc)).toEqual(['waders']);
+    expect(j.absentThings('Take a herring from the crate.', sc)).toEqual([]);
+    expect(j.absentThings("I'll miss you by the fire tonight.", sc)).toEqual([]);
+    expect(j.absentThings("No thanks, you'd need waders.", scene({ known: undefined }))).toEqual([]);
+  });
+});
