@@ -185,9 +185,11 @@ function doAction(world: World, actor: NodeId, name: ActionName, options: Action
 function applyAction(world: World, actor: NodeId, rule: ActionRule, args: ActionArgs): Outcome {
   const event = rule.apply(world, actor, args);
   const events = [event];
-  // A character the action left without health dies (LIGHT's death follows the hit that caused it).
-  const victim = event.target ? world.character(event.target) : undefined;
-  if (victim && victim.health !== undefined && victim.health <= 0) events.push(die(world, victim.id));
+  // A character the action left without health dies (LIGHT's death follows the hit or the poison that caused it).
+  for (const id of new Set([event.target, actor])) {
+    const c = id ? world.character(id) : undefined;
+    if (c && c.health !== undefined && c.health <= 0) events.push(die(world, c.id));
+  }
   const text = events.map((e) => e.seen[actor]).filter((t) => t).join(' ');
   return { ok: true, text, events, action: event.action! };
 }

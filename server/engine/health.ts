@@ -7,7 +7,7 @@
  */
 import { seenInRoom, type GameEvent } from './events.js';
 import { capitalize, the } from './names.js';
-import { DEFAULT_HEALTH, type CharacterNode, type NodeId, type ObjectNode } from './types.js';
+import { DEFAULT_FOOD_ENERGY, DEFAULT_HEALTH, MAX_HEALTH, type CharacterNode, type NodeId, type ObjectNode } from './types.js';
 import type { World } from './world.js';
 
 /** A character's health now (DEFAULT_HEALTH when its world never set one). */
@@ -48,6 +48,30 @@ export function rollHit(w: World): HitRoll {
   if (roll === 0) return { kind: 'miss' };
   if (roll === 1) return { kind: 'blocked' };
   return { kind: 'harm', damage: HIT_DAMAGE };
+}
+
+/** The health food or drink gives (LIGHT's food_energy; below 0 it is poisoned). */
+export function foodEnergyOf(o: ObjectNode): number {
+  return o.foodEnergy ?? DEFAULT_FOOD_ENERGY;
+}
+
+/**
+ * LIGHT's ingest effect: the eater's health changes by the food's energy (not below 0, not above
+ * MAX_HEALTH). Returns what the eater is told after "You eat the apple.": LIGHT's "Gross!" when it
+ * harmed, and how the eater now feels when that changed in words (LIGHT's health event on ingest);
+ * "" when nothing shows. At 0 health the caller follows with death (game.ts). Nobody else is told.
+ */
+export function ingestEffect(w: World, eater: NodeId, food: ObjectNode): string {
+  const c = w.character(eater)!;
+  const energy = foodEnergyOf(food);
+  if (energy === 0) return '';
+  const before = healthOf(c);
+  const after = Math.max(0, Math.min(MAX_HEALTH, before + energy));
+  if (after !== before) w.setHealth(eater, after);
+  const words: string[] = [];
+  if (energy < 0) words.push('Gross!');
+  if (after > 0 && conditionWord(after) !== conditionWord(before)) words.push(selfCondition(c));
+  return words.join(' ');
 }
 
 /** The id a body gets: LIGHT's `<id>__dead__`, or a fresh one if that is taken. */

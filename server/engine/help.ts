@@ -10,7 +10,7 @@ export const HELP_TOPICS: Record<string, string> = {
   wear: 'wear X (put on, don) wears something you carry that can be worn, three things at most. equip X wears or wields it, as it allows.',
   wield: 'wield X (brandish) holds a weapon you carry ready, one at a time. equip X wears or wields it, as it allows.',
   remove: 'remove X (take off, unwield) stops wearing or wielding something.',
-  eat: 'eat X eats food you carry. drink X drinks a drink you carry. ingest X does whichever fits. Either is gone afterwards.',
+  eat: 'eat X eats food you carry. drink X drinks a drink you carry. ingest X does whichever fits. Either is gone afterwards; most food does you a little good, but poisoned food harms you, and can kill.',
   follow: 'follow A goes wherever A goes from the room you are both in; unfollow stops.',
   point: 'point X (point at X) shows everyone here a thing, a person, or the way to the next room (point north).',
   wait: 'wait (z) lets a moment pass.',

@@ -63,6 +63,10 @@ export interface CharacterNode {
 
 /** A character's health when its world gives none (LIGHT's GraphAgent default). */
 export const DEFAULT_HEALTH = 6;
+/** The most health a character can have (a world file's limit); eating stops there. */
+export const MAX_HEALTH = 1000;
+/** What food or drink gives when its world says nothing (LIGHT's GraphObject default). */
+export const DEFAULT_FOOD_ENERGY = 1;
 
 /** Object affordances, as in LIGHT: what can be done with an object. */
 export interface Affordances {
@@ -88,6 +92,11 @@ export interface ObjectNode extends Affordances {
   size?: number;
   /** For a container or surface: how much it holds (LIGHT's contain_size); absent: 20. */
   capacity?: number;
+  /**
+   * For food and drink: the health it gives the one who eats or drinks it (LIGHT's food_energy);
+   * below 0 it is poisoned and takes health away (at 0 health the eater dies). Absent: 1, LIGHT's default.
+   */
+  foodEnergy?: number;
 }
 
 export type GraphNode = RoomNode | CharacterNode | ObjectNode;

@@ -15,7 +15,7 @@ export interface CharacterSpec {
 export interface ObjectSpec {
   id: string; name: string; prefix?: string; description: string;
   gettable?: boolean; container?: boolean; surface?: boolean; weapon?: boolean; wearable?: boolean; food?: boolean; drink?: boolean;
-  size?: number; capacity?: number;
+  size?: number; capacity?: number; foodEnergy?: number;
   in?: string; on?: string; carriedBy?: string; wornBy?: string; wieldedBy?: string;
 }
 export interface WorldFile {
@@ -139,6 +139,7 @@ export function buildWorldState(files: { file: string; data: unknown }[], opts: 
       };
       if (o.size !== undefined) obj.size = o.size;
       if (o.capacity !== undefined) obj.capacity = o.capacity;
+      if (o.foodEnergy !== undefined) obj.foodEnergy = o.foodEnergy;
       addNode(file, obj);
     }
   }
