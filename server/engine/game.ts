@@ -4,6 +4,7 @@
  * no I/O. A command that fails changes nothing and says why.
  */
 import { ACTIONS, firstFailure, type ActionArgs, type ActionName, type ActionRule, type Failure, type Slot } from './actions/index.js';
+import { blockerOf } from './actions/block.js';
 import { pointable } from './actions/point.js';
 import { emoteTargetPhrase, emoteThirdPerson, type Emote } from './emotes.js';
 import { seenInRoom, type GameEvent } from './events.js';
@@ -414,8 +415,12 @@ function doGo(world: World, actor: NodeId, where: string): Outcome {
   if (!r.ok) return fail(r.message, 'exit');
   const exit = world.room(from)!.exits[r.index]!;
   const way = exitPhrase(exit.label);
+  // LIGHT's block: someone blocking the mover here may stop it (a roll); the room sees it.
+  const stopped = blocked(world, actor, from, exit.label);
+  if (stopped) return { ok: false, text: stopped.seen[actor]!, events: [stopped], failed: 'blocked' };
   const events = moveThrough(world, actor, from, exit, `You ${way.you}.`, `${capitalize(the(world.character(actor)!))} ${way.they}.`);
-  // LIGHT's follow: whoever follows a mover and was in the room it left goes after it, and so on.
+  // LIGHT's follow: whoever follows a mover and was in the room it left goes after it, and so on;
+  // a follower someone blocks may be stopped, and then its own followers stay too.
   const moved = new Set([actor]);
   const queue = [actor];
   while (queue.length) {
@@ -423,12 +428,31 @@ function doGo(world: World, actor: NodeId, where: string): Outcome {
     for (const c of world.charactersIn(from)) {
       if (c.following !== leader || moved.has(c.id)) continue;
       moved.add(c.id);
-      queue.push(c.id);
       const L = the(world.character(leader)!);
+      const held = blocked(world, c.id, from, exit.label, `You try to follow ${L}`);
+      if (held) {
+        events.push(held);
+        continue;
+      }
+      queue.push(c.id);
       events.push(...moveThrough(world, c.id, from, exit, `You follow ${L} and ${way.you}.`, `${capitalize(the(c))} follows ${L}.`));
     }
   }
   return { ok: true, text: events[0]!.seen[actor]!, events };
+}
+
+/** The event of `mover` stopped from leaving by whoever blocks it, or null when nobody stops it. */
+function blocked(world: World, mover: NodeId, room: NodeId, exitLabel: string, attempt = 'You try to leave'): GameEvent | null {
+  const blocker = blockerOf(world, mover);
+  if (!blocker) return null;
+  const M = capitalize(the(world.character(mover)!));
+  const B = the(world.character(blocker)!);
+  const seen = seenInRoom(world, room, mover, {
+    actor: `${attempt}, but ${B} blocks your way!`,
+    target: `You block ${the(world.character(mover)!)}'s way!`,
+    others: `${M} tries to leave, but ${B} blocks the way!`,
+  }, blocker);
+  return { type: 'blocked', actor: mover, room, target: blocker, text: exitLabel, failed: true, seen };
 }
 
 /** One character through one exit: the room left sees it go, the new one arrive; it sees the new room. */
@@ -549,7 +573,7 @@ function doEmote(world: World, actor: NodeId, emote: Emote, who?: string): Outco
 /**
  * Every graph action (LIGHT's table 12) the character can execute now, as canonical text,
  * deduplicated, in a stable order. Equal to the set of canonical actions that succeed. With
- * `all`, LIGHT's other mechanics too (equip, ingest, follow, unfollow, point, wait): model
+ * `all`, LIGHT's other mechanics too (equip, ingest, follow, unfollow, block, unblock, point, wait): model
  * characters and the corpus choose among table 12 only, as LIGHT's models do.
  */
 export function validActions(world: World, actor: NodeId, opts: { all?: boolean } = {}): string[] {

@@ -103,7 +103,10 @@ export function die(w: World, id: NodeId): GameEvent {
   w.add(body, { parent: room, rel: 'in' });
   const held = [...w.children(id, 'carried'), ...w.children(id, 'worn'), ...w.children(id, 'wielded')];
   for (const thing of held) w.move(thing, body.id, 'in');
-  for (const other of w.characters()) if (other.following === id) w.setFollowing(other.id, undefined);
+  for (const other of w.characters()) {
+    if (other.following === id) w.setFollowing(other.id, undefined);
+    if (other.blocking === id) w.setBlocking(other.id, undefined);
+  }
   w.destroy(id);
   return { type: 'death', actor: id, room, object: body.id, seen };
 }

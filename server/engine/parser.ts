@@ -191,6 +191,8 @@ export function parse(raw: string): Intent {
     case 'ingest': return objectOnly('ingest', rest, verb);
     case 'follow': return targetOnly('follow', rest, verb);
     case 'unfollow': return rest ? { kind: 'incomplete', message: 'Just type unfollow.' } : { kind: 'action', action: 'unfollow', options: [{}] };
+    case 'block': case 'obstruct': return targetOnly('block', rest, verb);
+    case 'unblock': return rest ? { kind: 'incomplete', message: 'Just type unblock.' } : { kind: 'action', action: 'unblock', options: [{}] };
     case 'point': {
       const what = rest.replace(/^(at|to|towards?)\s+/i, '');
       return what ? { kind: 'action', action: 'point', options: [{ thing: what }] } : { kind: 'incomplete', message: 'Point at what?' };

@@ -48,6 +48,8 @@ export interface CharacterNode {
   policy: PolicyKind;
   /** Whom it follows (LIGHT's follow): when they leave a room it is in, it goes after them. */
   following?: NodeId;
+  /** Whom it blocks (LIGHT's block): while they share a room, it may stop them leaving. */
+  blocking?: NodeId;
   /** How much it can hold, worn and wielded things included (LIGHT's contain_size); absent: 20. */
   capacity?: number;
   /** LIGHT's dexterity, for steal's roll; absent on both thief and victim: no roll (steal always works). */

@@ -81,6 +81,9 @@ export function importLightGraph(data: LightGraph, opts: { file: string; seed?: 
       // LIGHT's agents carry health (default 6; LIGHT writes floats); a dead agent's 0 is read as 1
       const health = n['health'];
       if (typeof health === 'number' && Number.isFinite(health)) ch.health = Math.max(1, Math.round(health));
+      // LIGHT's block edge ({"target_id": agent}); kept once every node is known (below)
+      const blocking = str((n['blocking'] as { target_id?: unknown } | null | undefined)?.target_id);
+      if (blocking) ch.blocking = blocking;
       nodes[id] = ch;
     } else {
       // as LIGHT's GraphObject: is_container / is_surface make a container; surface_type defaults
@@ -144,6 +147,10 @@ export function importLightGraph(data: LightGraph, opts: { file: string; seed?: 
     const capacity = Math.round(left) + load;
     if (capacity !== DEFAULT_CAPACITY) node.capacity = capacity;
   }
+  // a block of something that is not another character is dropped
+  for (const node of Object.values(nodes)) {
+    if (node.kind === 'character' && node.blocking && (nodes[node.blocking]?.kind !== 'character' || node.blocking === node.id)) delete node.blocking;
+  }
   if (problems.length) throw new WorldFileError(problems);
   const roomIds = Object.values(nodes).filter((n) => n.kind === 'room').map((n) => n.id);
   const first = (data.rooms ?? []).find((r) => nodes[r]?.kind === 'room') ?? roomIds[0] ?? null;
@@ -174,6 +181,7 @@ export function exportLightGraph(state: WorldState): LightGraph {
         is_player: n.policy === 'human', container_node: { target_id: state.placement[n.id]?.parent ?? 'VOID' }, contain_size: left(n.id), size: 20,
         pacifist: !!n.pacifist, ...(n.dexterity !== undefined ? { dexterity: n.dexterity } : {}),
         ...(n.health !== undefined ? { health: n.health } : {}),
+        blocking: n.blocking ? { target_id: n.blocking } : null,
       };
     } else {
       const p = state.placement[n.id];

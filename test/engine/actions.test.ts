@@ -163,6 +163,18 @@ const rows: Record<string, Row[]> = {
     { command: 'unfollow', setup: (w) => w.setFollowing('gardener', 'orc'), says: /^You stop following the orc\.$/, check: (w) => expect(w.character('gardener')!.following).toBeUndefined() },
     { command: 'unfollow', fails: 'following', says: /aren't following anyone/ },
   ],
+  block: [
+    { command: 'block orc', says: /^You start blocking the orc\.$/, check: (w) => expect(w.character('gardener')!.blocking).toBe('orc') },
+    { command: 'block kitty', setup: (w) => w.setBlocking('gardener', 'orc'), says: /^You stop blocking the orc and start blocking the kitty\.$/, check: (w) => expect(w.character('gardener')!.blocking).toBe('kitty') },
+    { command: 'obstruct the orc', canonical: 'block orc', says: /^You start blocking the orc\.$/ },
+    { command: 'block ghost', fails: 'same_room' },
+    { command: 'block me', fails: 'same_room', says: /can't do that to yourself/ },
+    { command: 'block orc', setup: (w) => w.setBlocking('gardener', 'orc'), fails: 'not_blocking', says: /already blocking the orc/ },
+  ],
+  unblock: [
+    { command: 'unblock', setup: (w) => w.setBlocking('gardener', 'orc'), says: /^You stop blocking the orc\.$/, check: (w) => expect(w.character('gardener')!.blocking).toBeUndefined() },
+    { command: 'unblock', fails: 'blocking', says: /aren't blocking anyone/ },
+  ],
   point: [
     { command: 'point orc', says: /^You point at the orc\.$/ },
     { command: 'point silver ring', says: /^You point at the silver ring carried by the orc\.$/ },
