@@ -5,6 +5,7 @@
  */
 import { ACTIONS, firstFailure, type ActionArgs, type ActionName, type ActionRule, type Failure, type Slot } from './actions/index.js';
 import { blockerOf } from './actions/block.js';
+import { examinable } from './actions/examine.js';
 import { pointable } from './actions/point.js';
 import { emoteTargetPhrase, emoteThirdPerson, type Emote } from './emotes.js';
 import { seenInRoom, type GameEvent } from './events.js';
@@ -14,7 +15,7 @@ import { capitalize, listing, the } from './names.js';
 import { DIRECTIONS, parse, type ActionSlots, type Intent } from './parser.js';
 import { distinctNames, matchScore, namesExactly, parsePhrase, resolve } from './resolve.js';
 import type { NodeId } from './types.js';
-import { examine, exitsLine, inventory, listObjects, look } from './views.js';
+import { exitsLine, inventory, listObjects, look, lookToward } from './views.js';
 import type { World } from './world.js';
 
 export interface Outcome {
@@ -327,10 +328,7 @@ function doLookDir(world: World, actor: NodeId, where: string): Outcome {
   if (where === 'in' && !world.room(room)!.exits.some((e) => e.label.toLowerCase() === 'in')) return fail('Look in what?');
   const r = findExit(world, room, where);
   if (!r.ok) return fail(r.message.replace(/^You can't go/, "You can't look"));
-  const exit = world.room(room)!.exits[r.index]!;
-  const there = world.room(exit.to)!;
-  const lead = `${capitalize(exit.label.replace(/^(a|an)\s+/i, 'the '))}: ${there.name}.`;
-  return { ok: true, text: [lead, there.description].filter(Boolean).join('\n'), events: [] };
+  return { ok: true, text: lookToward(world, world.room(room)!.exits[r.index]!), events: [] };
 }
 
 /** "look in chest" / "look on table": what it holds. */
@@ -352,21 +350,32 @@ function doLookIn(world: World, actor: NodeId, what: string, prep: 'in' | 'on'):
   return { ok: true, text: `${rel === 'on' ? 'On' : 'In'} ${the(o)}: ${listObjects(world, inside)}.`, events: [] };
 }
 
+/**
+ * "examine X": LIGHT's examine, seen by the room. A whole name first (a thing, a person, this room
+ * or one next door); then "room"/"here", "me", a partial name of a thing or person here, this
+ * room's name, and a way out.
+ */
 function doExamine(world: World, actor: NodeId, what: string): Outcome {
   const room = world.roomOf(actor)!;
-  if (/^(room|here|around)$/i.test(what.trim())) return { ok: true, text: examine(world, actor, room), events: [] };
-  if (/^(me|myself|self)$/i.test(what.trim())) return { ok: true, text: examine(world, actor, actor), events: [] };
-  const pool = world.visibleFrom(actor);
-  const r = resolve(world, what, pool);
+  const run = (thing: NodeId) => applyAction(world, actor, ACTIONS.examine, { thing });
+  const pool = examinable(world, actor);
+  const typed = what.trim().toLowerCase();
+  const named = pool.filter((id) => world.node(id)!.name.toLowerCase() === typed);
+  if (named.length) return run(named[0]!);
+  const whole = pool.filter((id) => namesExactly(world, what, id));
+  if (whole.length) return run(whole[0]!);
+  if (/^(room|here|around)$/i.test(what.trim())) return run(room);
+  if (/^(me|myself|self)$/i.test(what.trim())) return run(actor);
+  const r = resolve(world, what, world.visibleFrom(actor));
   if (r.kind === 'found') {
     const names = distinctNames(world, r.ids);
     if (names.length > 1) return fail(`Which ${commonWord(names)} do you mean: ${listing(names.map((n) => `the ${n}`), 'or')}?`);
-    return { ok: true, text: examine(world, actor, r.ids[0]!), events: [] };
+    return run(r.ids[0]!);
   }
-  if (matchScore(parsePhrase(what), world.room(room)!.name)) return { ok: true, text: examine(world, actor, room), events: [] };
+  if (matchScore(parsePhrase(what), world.room(room)!.name)) return run(room);
   // "look path": an exit, when nothing here is called that
   const exit = findExit(world, room, what);
-  if (exit.ok) return doLookDir(world, actor, what);
+  if (exit.ok) return run(world.room(room)!.exits[exit.index]!.to);
   return fail(`You don't see any "${parsePhrase(what).words.join(' ') || what}" here.`);
 }
 
@@ -573,7 +582,8 @@ function doEmote(world: World, actor: NodeId, emote: Emote, who?: string): Outco
 /**
  * Every graph action (LIGHT's table 12) the character can execute now, as canonical text,
  * deduplicated, in a stable order. Equal to the set of canonical actions that succeed. With
- * `all`, LIGHT's other mechanics too (equip, ingest, follow, unfollow, block, unblock, point, wait): model
+ * `all`, LIGHT's other mechanics too (equip, ingest, follow, unfollow, block, unblock, point, wait,
+ * examine): model
  * characters and the corpus choose among table 12 only, as LIGHT's models do.
  */
 export function validActions(world: World, actor: NodeId, opts: { all?: boolean } = {}): string[] {

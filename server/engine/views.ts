@@ -1,6 +1,7 @@
 /** What a character sees when it looks around, examines something or checks its inventory. */
 import { a, capitalize, counted, countedName, listing, secondPerson, the } from './names.js';
-import type { CharacterNode } from './types.js';
+import { otherCondition } from './health.js';
+import type { CharacterNode, Exit } from './types.js';
 import type { NodeId, ObjectNode } from './types.js';
 import type { World } from './world.js';
 
@@ -71,6 +72,13 @@ export function inventory(w: World, actor: NodeId): string {
   return lines.length ? lines.join('\n') : 'You are carrying nothing.';
 }
 
+/** "North: Tool Shed." and that room's description: what one sees looking through an exit. */
+export function lookToward(w: World, exit: Exit): string {
+  const there = w.room(exit.to)!;
+  const lead = `${capitalize(exit.label.replace(/^(a|an)\s+/i, 'the '))}: ${there.name}.`;
+  return [lead, there.description].filter(Boolean).join('\n');
+}
+
 export function examine(w: World, viewer: NodeId, id: NodeId): string {
   const n = w.node(id);
   if (!n) return 'There is nothing like that here.';
@@ -82,7 +90,7 @@ export function examine(w: World, viewer: NodeId, id: NodeId): string {
       const intro = /^I am\b/i.test(n.persona.trim()) ? [] : [`You are ${a(n)}.`];
       return [...intro, ...(self ? [self] : []), ...heldLines(w, id, true)].join('\n');
     }
-    return [capitalize(a(n)) + '.', n.description, ...heldLines(w, id, false)].join('\n');
+    return [capitalize(a(n)) + '.', n.description, otherCondition(n), ...heldLines(w, id, false)].join('\n');
   }
   const lines = [n.description];
   const inside = w.objectsIn(id, 'in');

@@ -24,7 +24,7 @@ export const STORAGE_RETRY_MS = 5000;
 
 
 /** Event types that change nothing in the world graph. */
-const QUIET = new Set(['say', 'tell', 'whisper', 'shout', 'emote']);
+const QUIET = new Set(['say', 'tell', 'whisper', 'shout', 'emote', 'examine']);
 
 const summarise = (e: GameEvent): EventSummary => {
   const s: EventSummary = { type: e.type, actor: e.actor };

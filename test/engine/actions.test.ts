@@ -184,6 +184,14 @@ const rows: Record<string, Row[]> = {
     { command: 'point tool shed', says: /^You point north, toward Tool Shed\.$/ },
     { command: 'point rake', fails: 'same_room' },
   ],
+  examine: [
+    { command: 'examine orc', says: /^An orc\.\nYou see an orc\.\nThe orc looks fine\.\nThey are carrying a silver ring\./, check: (w) => expect(w.has('orc')).toBe(true) },
+    { command: 'x silver ring', canonical: 'examine silver ring', says: /^A ring\.$/ },
+    { command: 'examine room', canonical: 'examine walled garden', says: /^Walled Garden\n/ },
+    { command: 'examine me', canonical: 'examine gardener', says: /^You are a gardener\.\nYou grow cabbages\./ },
+    { command: 'examine tool shed', says: /^North: Tool Shed\.\nA dusty shed\.$/ },
+    { command: 'examine rake', fails: 'same_room' },
+  ],
   wait: [
     { command: 'wait', says: /^You wait\.$/ },
     { command: 'z', canonical: 'wait', says: /^You wait\.$/ },
@@ -317,6 +325,32 @@ describe("LIGHT's other mechanics, seen by each viewer", () => {
     expect(execute(w, 'gardener', 'point kitty').events[0]!.seen).toEqual({ gardener: 'You point at the kitty.', kitty: 'The gardener points at you.', orc: 'The gardener points at the kitty.' });
     expect(execute(w, 'gardener', 'point apple').events[0]!.seen['orc']).toBe('The gardener points at the apple they are carrying.');
     expect(execute(w, 'gardener', 'point unicorn').text).toBe('You don\'t see "unicorn" here to point at.');
+  });
+
+  it('examine is seen by the room, and the one examined is told (LIGHT); look, look north and inventory are not', () => {
+    const w = littleWorld();
+    const seen = (cmd: string) => {
+      const out = execute(w, 'gardener', cmd);
+      expect(out.ok, out.text).toBe(true);
+      return Object.fromEntries(Object.entries(out.events[0]!.seen).filter(([k]) => k !== 'gardener'));
+    };
+    expect(seen('examine orc')).toEqual({ orc: 'The gardener examines you.', kitty: 'The gardener examines the orc.' });
+    expect(seen('x ring')).toEqual({ orc: 'The gardener examines the silver ring.', kitty: 'The gardener examines the silver ring.' });
+    expect(seen('examine apple')).toEqual({ orc: 'The gardener examines the apple.', kitty: 'The gardener examines the apple.' });
+    expect(seen('examine room')).toEqual({ orc: 'The gardener looks around.', kitty: 'The gardener looks around.' });
+    expect(seen('examine me')).toEqual({ orc: 'The gardener looks themself over.', kitty: 'The gardener looks themself over.' });
+    expect(seen('look at tool shed')).toEqual({ orc: 'The gardener looks north.', kitty: 'The gardener looks north.' });
+    for (const quiet of ['look', 'l n', 'look in sack', 'i', 'health', 'health orc']) expect(execute(w, 'gardener', quiet).events, quiet).toEqual([]);
+    // nothing elsewhere hears of it
+    expect(execute(w, 'gardener', 'examine orc').events[0]!.seen['ghost']).toBeUndefined();
+  });
+
+  it('examining someone shows how hurt they look', () => {
+    const w = littleWorld();
+    for (const [health, words] of [[6, 'fine'], [5, 'a little bruised'], [2, 'badly hurt'], [1, 'close to death'], [9, 'very strong']] as const) {
+      w.setHealth('orc', health);
+      expect(execute(w, 'gardener', 'examine orc').text.split('\n')).toContain(`The orc looks ${words}.`);
+    }
   });
 
   it('wait, equip and ingest are seen by the room', () => {

@@ -3,6 +3,7 @@ import { block } from './block.js';
 import { drink } from './drink.js';
 import { drop } from './drop.js';
 import { equip } from './equip.js';
+import { examine } from './examine.js';
 import { follow } from './follow.js';
 import { ingest } from './ingest.js';
 import { point } from './point.js';
@@ -24,7 +25,7 @@ import { wield } from './wield.js';
 
 export const ACTIONS: Record<ActionName, ActionRule> = {
   get, get_from: getFrom, drop, put, give, steal, wear, wield, remove, eat, drink, hit, hug,
-  equip, ingest, follow, unfollow, block, unblock, point, wait,
+  equip, ingest, follow, unfollow, block, unblock, point, wait, examine,
 };
 
 export type { ActionArgs, ActionName, ActionRule, Constraint, Failure, Slot } from './rule.js';

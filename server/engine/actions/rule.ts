@@ -11,7 +11,7 @@ import type { World } from '../world.js';
 export type ActionName =
   | 'get' | 'get_from' | 'drop' | 'put' | 'give' | 'steal' | 'wear' | 'wield' | 'remove' | 'eat' | 'drink' | 'hit' | 'hug'
   // LIGHT's other mechanics (its newer engine), listed only by validActions(..., { all: true })
-  | 'equip' | 'ingest' | 'follow' | 'unfollow' | 'block' | 'unblock' | 'point' | 'wait';
+  | 'equip' | 'ingest' | 'follow' | 'unfollow' | 'block' | 'unblock' | 'point' | 'wait' | 'examine';
 
 /** A slot of a command: an object (X), a character (A), a container or surface (Y), or anything one can point at. */
 export type Slot = 'object' | 'target' | 'container' | 'thing';
