@@ -15,7 +15,7 @@ import { capitalize, listing, the } from './names.js';
 import { DIRECTIONS, parse, type ActionSlots, type Intent } from './parser.js';
 import { distinctNames, matchScore, namesExactly, parsePhrase, resolve } from './resolve.js';
 import type { NodeId } from './types.js';
-import { exitsLine, inventory, listObjects, look, lookToward } from './views.js';
+import { exitsLine, inventory, listObjects, look, lookToward, score } from './views.js';
 import type { World } from './world.js';
 
 export interface Outcome {
@@ -76,6 +76,7 @@ export function executeIntent(world: World, actor: NodeId, intent: Intent): Outc
     case 'equip': return doAction(world, actor, 'equip', [{ object: intent.object }]);
     case 'look': return { ok: true, text: look(world, actor), events: [] };
     case 'inventory': return { ok: true, text: inventory(world, actor), events: [] };
+    case 'score': return { ok: true, text: score(world, actor), events: [] };
     case 'health': return doHealth(world, actor, intent.who);
     case 'examine': return doExamine(world, actor, intent.what);
     case 'go': return doGo(world, actor, intent.where);

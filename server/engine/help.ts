@@ -21,6 +21,7 @@ export const HELP_TOPICS: Record<string, string> = {
   exits: 'exits lists the ways out of the room and where they lead.',
   again: 'again (or !) does your last command once more.',
   inventory: 'inventory (i) lists what you carry, wear and wield.',
+  score: 'score (sc) sums you up: who and where you are, your health, how many things you carry, wear and wield against the limits, and whom you follow or block.',
   go: 'go EXIT moves through an exit: go north, north, n (s, e, w, u, d, ne, nw, se, sw), go path to the west, or go to <room name>.',
   say: "say TEXT (or 'TEXT) speaks to the room. tell A TEXT speaks to one person so all hear; whisper A TEXT so only they hear. shout TEXT is heard in the rooms next door.",
   emotes: `emotes: ${EMOTES.join(', ')}. Use alone (wave, or LIGHT's form: emote wave) or at someone (wave at orc, emote wave at orc).`,
@@ -33,7 +34,7 @@ export function helpText(topic?: string): string | null {
   }
   return [
     'Commands:',
-    '  look (l), look north, look in X, examine X (x), inventory (i), health, health A, exits, go EXIT (n, s, e, w, u, d)',
+    '  look (l), look north, look in X, examine X (x), inventory (i), score, health, health A, exits, go EXIT (n, s, e, w, u, d)',
     '  get X, get X from Y, drop X, put X in/on Y, give X to A, steal X from A',
     '  get all, get all from Y, drop all, put all in/on Y; again (!) repeats your last command',
     '  wear X, wield X, equip X, remove X, eat X, drink X, ingest X, hit A, hug A',

@@ -27,6 +27,8 @@ export type Intent =
   | { kind: 'look' }
   | { kind: 'examine'; what: string }
   | { kind: 'inventory' }
+  /** lightmud's score: who and where you are, health, what you have against the limits. */
+  | { kind: 'score' }
   /** LIGHT's health: how you feel, or (with a name) how someone here looks. */
   | { kind: 'health'; who?: string }
   | { kind: 'go'; where: string }
@@ -214,6 +216,7 @@ export function parse(raw: string): Intent {
     case 'examine': case 'x': case 'inspect': case 'read': case 'ex': case 'exa':
       return rest ? { kind: 'examine', what: rest.replace(/^(at)\s+/i, '') } : { kind: 'incomplete', message: `${cap(verb === 'x' ? 'examine' : verb)} what?` };
     case 'inventory': case 'inv': case 'i': return { kind: 'inventory' };
+    case 'score': case 'sc': return { kind: 'score' };
     case 'health': case 'status': case 'stats': case 'hp': case 'diagnose': case 'condition': {
       const who = rest.replace(/^(of|on)\s+/i, '');
       return who ? { kind: 'health', who } : { kind: 'health' };

@@ -1,6 +1,7 @@
 /** What a character sees when it looks around, examines something or checks its inventory. */
-import { a, capitalize, counted, countedName, listing, secondPerson, the } from './names.js';
-import { otherCondition } from './health.js';
+import { a, capitalize, counted, countedName, countWord, listing, secondPerson, the } from './names.js';
+import { DEFAULT_CAPACITY, DEFAULT_SIZE, MAX_WIELDED, MAX_WORN } from './actions/common.js';
+import { conditionWord, healthOf, otherCondition } from './health.js';
 import type { CharacterNode, Exit } from './types.js';
 import type { NodeId, ObjectNode } from './types.js';
 import type { World } from './world.js';
@@ -99,4 +100,28 @@ export function examine(w: World, viewer: NodeId, id: NodeId): string {
   else if (inside.length) lines.push(`In ${the(n)}: ${listObjects(w, inside)}.`);
   if (n.surface) lines.push(onTop.length ? `On ${the(n)}: ${listObjects(w, onTop)}.` : `There is nothing on ${the(n)}.`);
   return lines.join('\n');
+}
+
+/**
+ * `score` (lightmud's, not LIGHT's: what MUD players expect): who and where you are, your health in
+ * figures and words, how much you carry, wear and wield against the limits, whom you follow and block.
+ */
+export function score(w: World, actor: NodeId): string {
+  const c = w.character(actor)!;
+  const room = w.room(w.roomOf(actor)!)!;
+  const count = (rel: 'carried' | 'worn' | 'wielded') => w.objectsIn(actor, rel).length;
+  const things = (n: number) => (n === 0 ? 'nothing' : n === 1 ? 'one thing' : `${countWord(n)} things`);
+  const load = w.objectsIn(actor).reduce((sum, o) => sum + (o.size ?? DEFAULT_SIZE), 0);
+  const lines = [
+    `You are ${the(c)}, in ${room.name}.`,
+    `Health: ${healthOf(c)}. You are feeling ${conditionWord(healthOf(c))}.`,
+    `You carry ${things(count('carried'))}, wear ${count('worn')} of ${MAX_WORN} and wield ${count('wielded')} of ${MAX_WIELDED}; ` +
+      `they take ${load} of the ${c.capacity ?? DEFAULT_CAPACITY} you can hold.`,
+  ];
+  const ties: string[] = [];
+  if (c.following && w.character(c.following)) ties.push(`You are following ${the(w.character(c.following)!)}.`);
+  if (c.blocking && w.character(c.blocking)) ties.push(`You are blocking ${the(w.character(c.blocking)!)}.`);
+  const blockers = w.characters().filter((b) => b.blocking === actor && w.roomOf(b.id) === room.id);
+  if (blockers.length) ties.push(`${capitalize(listing(blockers.map((b) => the(b))))} ${blockers.length === 1 ? 'is' : 'are'} blocking you.`);
+  return [...lines, ...ties].join('\n');
 }
