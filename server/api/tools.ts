@@ -132,6 +132,8 @@ export const TOOLS: ToolDef[] = [
   graph('unfollow', 'unfollow', 'Stop following whoever you follow.', {}, () => 'unfollow'),
   graph('block', 'block', 'Block another character in the room: while you both stay here, they will most likely fail to leave (each try is a roll). Only the two of you are told.', { character: str(CHARACTER) }, (a) => `block ${clean(a.character)}`),
   graph('unblock', 'unblock', 'Stop blocking whoever you block.', {}, () => 'unblock'),
+  graph('use', 'use', 'Use an object you hold with a thing or a character here, yourself included (LIGHT\'s use: what happens is the object\'s own; with most things nothing special happens).',
+    { object: str(OBJECT), with: str('What or whom to use it with: a thing or a character here, or "me".') }, (a) => `use ${clean(a.object)} with ${clean(a.with)}`),
   graph('point', 'point', 'Point at a thing or a person here, or the way to a neighbouring room.', { at: str('What to point at: an object, a character, or an exit or room name.') }, (a) => `point ${clean(a.at)}`),
   graph('wait', 'wait', 'Do nothing for a moment (others see you wait).', {}, () => 'wait'),
   {

@@ -6,6 +6,7 @@
 import { ACTIONS, firstFailure, type ActionArgs, type ActionName, type ActionRule, type Failure, type Slot } from './actions/index.js';
 import { blockerOf } from './actions/block.js';
 import { examinable } from './actions/examine.js';
+import { usableWith } from './actions/use.js';
 import { pointable } from './actions/point.js';
 import { emoteTargetPhrase, emoteThirdPerson, type Emote } from './emotes.js';
 import { seenInRoom, type GameEvent } from './events.js';
@@ -124,7 +125,8 @@ function resolveSlot(world: World, actor: NodeId, slot: Slot, text: string): Slo
     if (r.kind === 'found') return { ok: true, ids: r.ids };
     return { ok: false, message: r.kind === 'ordinal_out_of_range' ? `You only see ${r.count} of those here.` : `You don't see "${parsePhrase(text).words.join(' ') || text.trim()}" here to point at.` };
   }
-  const pool = slot === 'target' ? characterPool(world, actor) : objectPool(world, actor);
+  if (slot === 'with' && /^(me|myself|self)$/i.test(text.trim())) return { ok: true, ids: [actor] };
+  const pool = slot === 'target' ? characterPool(world, actor) : slot === 'with' ? usableWith(world, actor) : objectPool(world, actor);
   const r = resolve(world, text, pool);
   if (r.kind === 'found') return { ok: true, ids: r.ids };
   const phrase = parsePhrase(text);

@@ -18,6 +18,8 @@ export interface ActionSlots {
   prep?: 'in' | 'on';
   /** For `point`: anything in sight, or a room next door. */
   thing?: string;
+  /** For `use X with Y`: Y. */
+  with?: string;
 }
 
 export type Intent =
@@ -193,6 +195,11 @@ export function parse(raw: string): Intent {
     case 'ingest': return objectOnly('ingest', rest, verb);
     case 'follow': return targetOnly('follow', rest, verb);
     case 'unfollow': return rest ? { kind: 'incomplete', message: 'Just type unfollow.' } : { kind: 'action', action: 'unfollow', options: [{}] };
+    case 'use': case 'apply': {
+      if (!rest) return { kind: 'incomplete', message: `${cap(verb)} what with what?` };
+      const options: ActionSlots[] = splits(rest, ['with', 'on']).map(([o, t]) => ({ object: o, with: t }));
+      return options.length ? { kind: 'action', action: 'use', options } : { kind: 'incomplete', message: `You must use that with something. Try: use ${rest} with <something here>` };
+    }
     case 'block': case 'obstruct': return targetOnly('block', rest, verb);
     case 'unblock': return rest ? { kind: 'incomplete', message: 'Just type unblock.' } : { kind: 'action', action: 'unblock', options: [{}] };
     case 'point': {

@@ -13,7 +13,7 @@
  */
 import { WorldFileError, type WorldFileProblem } from '../engine/world-file.js';
 import { DEFAULT_CAPACITY, DEFAULT_FOOD_ENERGY, DEFAULT_SIZE, MAX_HEALTH, capacityOf, loadOf, World } from '../engine/index.js';
-import type { CharacterNode, GraphNode, NodeId, ObjectNode, Placement, RoomNode, WorldState } from '../engine/types.js';
+import type { CharacterNode, GraphNode, NodeId, ObjectNode, Placement, RoomNode, UseRule, WorldState } from '../engine/types.js';
 
 type LightNode = Record<string, unknown> & { node_id?: string };
 export interface LightGraph {
@@ -101,6 +101,16 @@ export function importLightGraph(data: LightGraph, opts: { file: string; seed?: 
       };
       const size = num(n['size']);
       if (size !== undefined && size >= 0 && Math.round(size) !== DEFAULT_SIZE) obj.size = Math.round(size);
+      // LIGHT's on_use (what `use X with Y` does): kept as LIGHT writes it, remaining uses as numbers
+      const onUse = n['on_use'];
+      if (Array.isArray(onUse) && onUse.length) {
+        obj.onUse = structuredClone(onUse as UseRule[]).filter((r) => r && Array.isArray(r.constraints) && Array.isArray(r.events));
+        for (const r of obj.onUse) {
+          if (r.remaining_uses === undefined || r.remaining_uses === null || r.remaining_uses === 'inf') delete r.remaining_uses;
+          else r.remaining_uses = Number(r.remaining_uses);
+        }
+        if (!obj.onUse.length) delete obj.onUse;
+      }
       // LIGHT's food_energy (default 1; below 0 poisoned), kept for what can be eaten or drunk
       const energy = num(n['food_energy']);
       if ((obj.food || obj.drink) && energy !== undefined && Math.round(energy) !== DEFAULT_FOOD_ENERGY) obj.foodEnergy = Math.max(-MAX_HEALTH, Math.min(MAX_HEALTH, Math.round(energy)));
@@ -190,7 +200,7 @@ export function exportLightGraph(state: WorldState): LightGraph {
         ...common, room: false, agent: false, object: true, classes, desc: n.description, name_prefix: n.prefix,
         gettable: n.gettable, container: n.container || n.surface, surface_type: n.surface ? 'on' : 'in', wieldable: n.weapon,
         wearable: n.wearable, food: n.food, drink: n.drink, equipped: p && (p.rel === 'worn' || p.rel === 'wielded') ? true : null,
-        container_node: { target_id: p?.parent ?? 'VOID' }, contain_size: n.container || n.surface ? left(n.id) : 0, size: n.size ?? DEFAULT_SIZE, food_energy: n.foodEnergy ?? DEFAULT_FOOD_ENERGY, dead: false,
+        container_node: { target_id: p?.parent ?? 'VOID' }, contain_size: n.container || n.surface ? left(n.id) : 0, size: n.size ?? DEFAULT_SIZE, food_energy: n.foodEnergy ?? DEFAULT_FOOD_ENERGY, on_use: n.onUse ? structuredClone(n.onUse) : null, dead: false,
       };
     }
   }

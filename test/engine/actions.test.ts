@@ -22,6 +22,19 @@ type Row = {
   check?: (w: World) => void;
 };
 
+/** The gardener holds a shovel that digs a gem from under the boulder, once (LIGHT's on_use). */
+function digs(w: World): void {
+  w.move('shovel', 'gardener', 'carried');
+  w.object('shovel')!.onUse = [{
+    remaining_uses: 1,
+    constraints: [{ type: 'is_holding', params: { complement: 'used_item' } }, { type: 'used_with_item_name', params: { item: 'boulder' } }],
+    events: [
+      { type: 'create_entity', params: { type: 'in_room', object: { name: 'glittering gem', desc: 'It glitters.', is_wearable: 1.0 } } },
+      { type: 'broadcast_message', params: { self_view: 'You dig under the boulder and find something!' } },
+    ],
+  }];
+}
+
 /** The gardener wears three things: LIGHT's limit. */
 function threeWorn(w: World): void {
   w.move('ring', 'gardener', 'worn');
@@ -191,6 +204,24 @@ const rows: Record<string, Row[]> = {
     { command: 'examine me', canonical: 'examine gardener', says: /^You are a gardener\.\nYou grow cabbages\./ },
     { command: 'examine tool shed', says: /^North: Tool Shed\.\nA dusty shed\.$/ },
     { command: 'examine rake', fails: 'same_room' },
+  ],
+  use: [
+    {
+      command: 'use shovel with boulder', setup: digs, says: /^You dig under the boulder and find something!$/,
+      check: (w) => {
+        const gem = w.objects().find((o) => o.name === 'glittering gem')!;
+        expect(gem).toMatchObject({ wearable: true, gettable: true, food: false, description: 'It glitters.', prefix: 'a' });
+        expect(w.placement(gem.id)).toEqual({ parent: 'garden', rel: 'in' });
+        expect(w.object('shovel')!.onUse![0]!.remaining_uses).toBe(0);
+        // spent: nothing more
+        expect(execute(w, 'gardener', 'use shovel with boulder').text).toBe('Nothing special seems to happen.');
+      },
+    },
+    { command: 'use shovel on the boulder', canonical: 'use shovel with boulder', setup: digs, says: /find something/ },
+    { command: 'use shovel with orc', setup: digs, says: /^Nothing special seems to happen\.$/, check: (w) => expect(w.objects().some((o) => o.name === 'glittering gem')).toBe(false) },
+    { command: 'use shovel with boulder', fails: 'held', setup: (w) => { digs(w); w.move('shovel', 'garden', 'in'); }, says: /aren't carrying the shovel/ },
+    { command: 'use shovel with rake', fails: 'same_room', setup: digs },
+    { command: 'use pebble with boulder', fails: 'usable', says: /^Nothing special seems to happen\.$/ },
   ],
   wait: [
     { command: 'wait', says: /^You wait\.$/ },

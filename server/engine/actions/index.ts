@@ -8,6 +8,7 @@ import { follow } from './follow.js';
 import { ingest } from './ingest.js';
 import { point } from './point.js';
 import { unblock } from './unblock.js';
+import { use } from './use.js';
 import { unfollow } from './unfollow.js';
 import { wait } from './wait.js';
 import { eat } from './eat.js';
@@ -25,7 +26,7 @@ import { wield } from './wield.js';
 
 export const ACTIONS: Record<ActionName, ActionRule> = {
   get, get_from: getFrom, drop, put, give, steal, wear, wield, remove, eat, drink, hit, hug,
-  equip, ingest, follow, unfollow, block, unblock, point, wait, examine,
+  equip, ingest, follow, unfollow, block, unblock, point, wait, examine, use,
 };
 
 export type { ActionArgs, ActionName, ActionRule, Constraint, Failure, Slot } from './rule.js';
