@@ -88,8 +88,8 @@ export const TOOLS: ToolDef[] = [
     input: NONE, command: () => 'look',
   },
   {
-    name: 'examine', title: 'Examine', kind: 'read', verb: 'examine',
-    description: 'Look closely at an object, a character, yourself ("me") or the room ("room"): its description, and what it holds or wears.',
+    name: 'examine', title: 'Examine', kind: 'read', verb: 'examine', actions: ['examine'],
+    description: 'Look closely at an object, a character (how hurt they look, what they have), yourself ("me"), the room ("room") or a room next door: its description, and what it holds or wears. Changes nothing, but the others here see you examine it (LIGHT\'s examine).',
     input: schema({ target: str('What to examine: an object or character name, "me" or "room".') }),
     command: (a) => `examine ${clean(a.target)}`,
   },
@@ -130,6 +130,10 @@ export const TOOLS: ToolDef[] = [
   graph('ingest', 'ingest', 'Eat or drink something you carry, as it affords (LIGHT\'s ingest).', { object: str(OBJECT) }, (a) => `ingest ${clean(a.object)}`),
   graph('follow', 'follow', 'Follow another character in the room: when they leave, you go with them.', { character: str(CHARACTER) }, (a) => `follow ${clean(a.character)}`),
   graph('unfollow', 'unfollow', 'Stop following whoever you follow.', {}, () => 'unfollow'),
+  graph('block', 'block', 'Block another character in the room: while you both stay here, they will most likely fail to leave (each try is a roll). Only the two of you are told.', { character: str(CHARACTER) }, (a) => `block ${clean(a.character)}`),
+  graph('unblock', 'unblock', 'Stop blocking whoever you block.', {}, () => 'unblock'),
+  graph('use', 'use', 'Use an object you hold with a thing or a character here, yourself included (LIGHT\'s use: what happens is the object\'s own; with most things nothing special happens).',
+    { object: str(OBJECT), with: str('What or whom to use it with: a thing or a character here, or "me".') }, (a) => `use ${clean(a.object)} with ${clean(a.with)}`),
   graph('point', 'point', 'Point at a thing or a person here, or the way to a neighbouring room.', { at: str('What to point at: an object, a character, or an exit or room name.') }, (a) => `point ${clean(a.at)}`),
   graph('wait', 'wait', 'Do nothing for a moment (others see you wait).', {}, () => 'wait'),
   {

@@ -4,6 +4,9 @@
  * no I/O. A command that fails changes nothing and says why.
  */
 import { ACTIONS, firstFailure, type ActionArgs, type ActionName, type ActionRule, type Failure, type Slot } from './actions/index.js';
+import { blockerOf } from './actions/block.js';
+import { examinable } from './actions/examine.js';
+import { usableWith } from './actions/use.js';
 import { pointable } from './actions/point.js';
 import { emoteTargetPhrase, emoteThirdPerson, type Emote } from './emotes.js';
 import { seenInRoom, type GameEvent } from './events.js';
@@ -13,7 +16,7 @@ import { capitalize, listing, the } from './names.js';
 import { DIRECTIONS, parse, type ActionSlots, type Intent } from './parser.js';
 import { distinctNames, matchScore, namesExactly, parsePhrase, resolve } from './resolve.js';
 import type { NodeId } from './types.js';
-import { examine, exitsLine, inventory, listObjects, look } from './views.js';
+import { exitsLine, inventory, listObjects, look, lookToward, score } from './views.js';
 import type { World } from './world.js';
 
 export interface Outcome {
@@ -74,6 +77,7 @@ export function executeIntent(world: World, actor: NodeId, intent: Intent): Outc
     case 'equip': return doAction(world, actor, 'equip', [{ object: intent.object }]);
     case 'look': return { ok: true, text: look(world, actor), events: [] };
     case 'inventory': return { ok: true, text: inventory(world, actor), events: [] };
+    case 'score': return { ok: true, text: score(world, actor), events: [] };
     case 'health': return doHealth(world, actor, intent.who);
     case 'examine': return doExamine(world, actor, intent.what);
     case 'go': return doGo(world, actor, intent.where);
@@ -121,7 +125,8 @@ function resolveSlot(world: World, actor: NodeId, slot: Slot, text: string): Slo
     if (r.kind === 'found') return { ok: true, ids: r.ids };
     return { ok: false, message: r.kind === 'ordinal_out_of_range' ? `You only see ${r.count} of those here.` : `You don't see "${parsePhrase(text).words.join(' ') || text.trim()}" here to point at.` };
   }
-  const pool = slot === 'target' ? characterPool(world, actor) : objectPool(world, actor);
+  if (slot === 'with' && /^(me|myself|self)$/i.test(text.trim())) return { ok: true, ids: [actor] };
+  const pool = slot === 'target' ? characterPool(world, actor) : slot === 'with' ? usableWith(world, actor) : objectPool(world, actor);
   const r = resolve(world, text, pool);
   if (r.kind === 'found') return { ok: true, ids: r.ids };
   const phrase = parsePhrase(text);
@@ -185,9 +190,11 @@ function doAction(world: World, actor: NodeId, name: ActionName, options: Action
 function applyAction(world: World, actor: NodeId, rule: ActionRule, args: ActionArgs): Outcome {
   const event = rule.apply(world, actor, args);
   const events = [event];
-  // A character the action left without health dies (LIGHT's death follows the hit that caused it).
-  const victim = event.target ? world.character(event.target) : undefined;
-  if (victim && victim.health !== undefined && victim.health <= 0) events.push(die(world, victim.id));
+  // A character the action left without health dies (LIGHT's death follows the hit or the poison that caused it).
+  for (const id of new Set([event.target, actor])) {
+    const c = id ? world.character(id) : undefined;
+    if (c && c.health !== undefined && c.health <= 0) events.push(die(world, c.id));
+  }
   const text = events.map((e) => e.seen[actor]).filter((t) => t).join(' ');
   return { ok: true, text, events, action: event.action! };
 }
@@ -324,10 +331,7 @@ function doLookDir(world: World, actor: NodeId, where: string): Outcome {
   if (where === 'in' && !world.room(room)!.exits.some((e) => e.label.toLowerCase() === 'in')) return fail('Look in what?');
   const r = findExit(world, room, where);
   if (!r.ok) return fail(r.message.replace(/^You can't go/, "You can't look"));
-  const exit = world.room(room)!.exits[r.index]!;
-  const there = world.room(exit.to)!;
-  const lead = `${capitalize(exit.label.replace(/^(a|an)\s+/i, 'the '))}: ${there.name}.`;
-  return { ok: true, text: [lead, there.description].filter(Boolean).join('\n'), events: [] };
+  return { ok: true, text: lookToward(world, world.room(room)!.exits[r.index]!), events: [] };
 }
 
 /** "look in chest" / "look on table": what it holds. */
@@ -349,21 +353,32 @@ function doLookIn(world: World, actor: NodeId, what: string, prep: 'in' | 'on'):
   return { ok: true, text: `${rel === 'on' ? 'On' : 'In'} ${the(o)}: ${listObjects(world, inside)}.`, events: [] };
 }
 
+/**
+ * "examine X": LIGHT's examine, seen by the room. A whole name first (a thing, a person, this room
+ * or one next door); then "room"/"here", "me", a partial name of a thing or person here, this
+ * room's name, and a way out.
+ */
 function doExamine(world: World, actor: NodeId, what: string): Outcome {
   const room = world.roomOf(actor)!;
-  if (/^(room|here|around)$/i.test(what.trim())) return { ok: true, text: examine(world, actor, room), events: [] };
-  if (/^(me|myself|self)$/i.test(what.trim())) return { ok: true, text: examine(world, actor, actor), events: [] };
-  const pool = world.visibleFrom(actor);
-  const r = resolve(world, what, pool);
+  const run = (thing: NodeId) => applyAction(world, actor, ACTIONS.examine, { thing });
+  const pool = examinable(world, actor);
+  const typed = what.trim().toLowerCase();
+  const named = pool.filter((id) => world.node(id)!.name.toLowerCase() === typed);
+  if (named.length) return run(named[0]!);
+  const whole = pool.filter((id) => namesExactly(world, what, id));
+  if (whole.length) return run(whole[0]!);
+  if (/^(room|here|around)$/i.test(what.trim())) return run(room);
+  if (/^(me|myself|self)$/i.test(what.trim())) return run(actor);
+  const r = resolve(world, what, world.visibleFrom(actor));
   if (r.kind === 'found') {
     const names = distinctNames(world, r.ids);
     if (names.length > 1) return fail(`Which ${commonWord(names)} do you mean: ${listing(names.map((n) => `the ${n}`), 'or')}?`);
-    return { ok: true, text: examine(world, actor, r.ids[0]!), events: [] };
+    return run(r.ids[0]!);
   }
-  if (matchScore(parsePhrase(what), world.room(room)!.name)) return { ok: true, text: examine(world, actor, room), events: [] };
+  if (matchScore(parsePhrase(what), world.room(room)!.name)) return run(room);
   // "look path": an exit, when nothing here is called that
   const exit = findExit(world, room, what);
-  if (exit.ok) return doLookDir(world, actor, what);
+  if (exit.ok) return run(world.room(room)!.exits[exit.index]!.to);
   return fail(`You don't see any "${parsePhrase(what).words.join(' ') || what}" here.`);
 }
 
@@ -412,8 +427,12 @@ function doGo(world: World, actor: NodeId, where: string): Outcome {
   if (!r.ok) return fail(r.message, 'exit');
   const exit = world.room(from)!.exits[r.index]!;
   const way = exitPhrase(exit.label);
+  // LIGHT's block: someone blocking the mover here may stop it (a roll); the room sees it.
+  const stopped = blocked(world, actor, from, exit.label);
+  if (stopped) return { ok: false, text: stopped.seen[actor]!, events: [stopped], failed: 'blocked' };
   const events = moveThrough(world, actor, from, exit, `You ${way.you}.`, `${capitalize(the(world.character(actor)!))} ${way.they}.`);
-  // LIGHT's follow: whoever follows a mover and was in the room it left goes after it, and so on.
+  // LIGHT's follow: whoever follows a mover and was in the room it left goes after it, and so on;
+  // a follower someone blocks may be stopped, and then its own followers stay too.
   const moved = new Set([actor]);
   const queue = [actor];
   while (queue.length) {
@@ -421,12 +440,31 @@ function doGo(world: World, actor: NodeId, where: string): Outcome {
     for (const c of world.charactersIn(from)) {
       if (c.following !== leader || moved.has(c.id)) continue;
       moved.add(c.id);
-      queue.push(c.id);
       const L = the(world.character(leader)!);
+      const held = blocked(world, c.id, from, exit.label, `You try to follow ${L}`);
+      if (held) {
+        events.push(held);
+        continue;
+      }
+      queue.push(c.id);
       events.push(...moveThrough(world, c.id, from, exit, `You follow ${L} and ${way.you}.`, `${capitalize(the(c))} follows ${L}.`));
     }
   }
   return { ok: true, text: events[0]!.seen[actor]!, events };
+}
+
+/** The event of `mover` stopped from leaving by whoever blocks it, or null when nobody stops it. */
+function blocked(world: World, mover: NodeId, room: NodeId, exitLabel: string, attempt = 'You try to leave'): GameEvent | null {
+  const blocker = blockerOf(world, mover);
+  if (!blocker) return null;
+  const M = capitalize(the(world.character(mover)!));
+  const B = the(world.character(blocker)!);
+  const seen = seenInRoom(world, room, mover, {
+    actor: `${attempt}, but ${B} blocks your way!`,
+    target: `You block ${the(world.character(mover)!)}'s way!`,
+    others: `${M} tries to leave, but ${B} blocks the way!`,
+  }, blocker);
+  return { type: 'blocked', actor: mover, room, target: blocker, text: exitLabel, failed: true, seen };
 }
 
 /** One character through one exit: the room left sees it go, the new one arrive; it sees the new room. */
@@ -547,7 +585,8 @@ function doEmote(world: World, actor: NodeId, emote: Emote, who?: string): Outco
 /**
  * Every graph action (LIGHT's table 12) the character can execute now, as canonical text,
  * deduplicated, in a stable order. Equal to the set of canonical actions that succeed. With
- * `all`, LIGHT's other mechanics too (equip, ingest, follow, unfollow, point, wait): model
+ * `all`, LIGHT's other mechanics too (equip, ingest, follow, unfollow, block, unblock, point, wait,
+ * examine): model
  * characters and the corpus choose among table 12 only, as LIGHT's models do.
  */
 export function validActions(world: World, actor: NodeId, opts: { all?: boolean } = {}): string[] {

@@ -7,7 +7,7 @@
  */
 import { seenInRoom, type GameEvent } from './events.js';
 import { capitalize, the } from './names.js';
-import { DEFAULT_HEALTH, type CharacterNode, type NodeId, type ObjectNode } from './types.js';
+import { DEFAULT_FOOD_ENERGY, DEFAULT_HEALTH, MAX_HEALTH, type CharacterNode, type NodeId, type ObjectNode } from './types.js';
 import type { World } from './world.js';
 
 /** A character's health now (DEFAULT_HEALTH when its world never set one). */
@@ -50,6 +50,30 @@ export function rollHit(w: World): HitRoll {
   return { kind: 'harm', damage: HIT_DAMAGE };
 }
 
+/** The health food or drink gives (LIGHT's food_energy; below 0 it is poisoned). */
+export function foodEnergyOf(o: ObjectNode): number {
+  return o.foodEnergy ?? DEFAULT_FOOD_ENERGY;
+}
+
+/**
+ * LIGHT's ingest effect: the eater's health changes by the food's energy (not below 0, not above
+ * MAX_HEALTH). Returns what the eater is told after "You eat the apple.": LIGHT's "Gross!" when it
+ * harmed, and how the eater now feels when that changed in words (LIGHT's health event on ingest);
+ * "" when nothing shows. At 0 health the caller follows with death (game.ts). Nobody else is told.
+ */
+export function ingestEffect(w: World, eater: NodeId, food: ObjectNode): string {
+  const c = w.character(eater)!;
+  const energy = foodEnergyOf(food);
+  if (energy === 0) return '';
+  const before = healthOf(c);
+  const after = Math.max(0, Math.min(MAX_HEALTH, before + energy));
+  if (after !== before) w.setHealth(eater, after);
+  const words: string[] = [];
+  if (energy < 0) words.push('Gross!');
+  if (after > 0 && conditionWord(after) !== conditionWord(before)) words.push(selfCondition(c));
+  return words.join(' ');
+}
+
 /** The id a body gets: LIGHT's `<id>__dead__`, or a fresh one if that is taken. */
 function bodyId(w: World, id: NodeId): NodeId {
   const want = `${id}__dead__`;
@@ -79,7 +103,10 @@ export function die(w: World, id: NodeId): GameEvent {
   w.add(body, { parent: room, rel: 'in' });
   const held = [...w.children(id, 'carried'), ...w.children(id, 'worn'), ...w.children(id, 'wielded')];
   for (const thing of held) w.move(thing, body.id, 'in');
-  for (const other of w.characters()) if (other.following === id) w.setFollowing(other.id, undefined);
+  for (const other of w.characters()) {
+    if (other.following === id) w.setFollowing(other.id, undefined);
+    if (other.blocking === id) w.setBlocking(other.id, undefined);
+  }
   w.destroy(id);
   return { type: 'death', actor: id, room, object: body.id, seen };
 }

@@ -8,6 +8,6 @@ export { MAX_WORN, MAX_WIELDED, DEFAULT_SIZE, DEFAULT_CAPACITY, sizeOf, capacity
 export { EMOTES, type Emote } from './emotes.js';
 export { parse, type Intent } from './parser.js';
 export { buildWorldState, WorldFileError, type WorldFile } from './world-file.js';
-export { look, inventory, examine } from './views.js';
+export { look, inventory, examine, score } from './views.js';
 export { Rng } from './rng.js';
 export { healthOf, conditionWord, rollHit, HIT_DAMAGE, type HitRoll } from './health.js';

@@ -18,6 +18,8 @@ export interface ActionSlots {
   prep?: 'in' | 'on';
   /** For `point`: anything in sight, or a room next door. */
   thing?: string;
+  /** For `use X with Y`: Y. */
+  with?: string;
 }
 
 export type Intent =
@@ -27,6 +29,8 @@ export type Intent =
   | { kind: 'look' }
   | { kind: 'examine'; what: string }
   | { kind: 'inventory' }
+  /** lightmud's score: who and where you are, health, what you have against the limits. */
+  | { kind: 'score' }
   /** LIGHT's health: how you feel, or (with a name) how someone here looks. */
   | { kind: 'health'; who?: string }
   | { kind: 'go'; where: string }
@@ -191,6 +195,13 @@ export function parse(raw: string): Intent {
     case 'ingest': return objectOnly('ingest', rest, verb);
     case 'follow': return targetOnly('follow', rest, verb);
     case 'unfollow': return rest ? { kind: 'incomplete', message: 'Just type unfollow.' } : { kind: 'action', action: 'unfollow', options: [{}] };
+    case 'use': case 'apply': {
+      if (!rest) return { kind: 'incomplete', message: `${cap(verb)} what with what?` };
+      const options: ActionSlots[] = splits(rest, ['with', 'on']).map(([o, t]) => ({ object: o, with: t }));
+      return options.length ? { kind: 'action', action: 'use', options } : { kind: 'incomplete', message: `You must use that with something. Try: use ${rest} with <something here>` };
+    }
+    case 'block': case 'obstruct': return targetOnly('block', rest, verb);
+    case 'unblock': return rest ? { kind: 'incomplete', message: 'Just type unblock.' } : { kind: 'action', action: 'unblock', options: [{}] };
     case 'point': {
       const what = rest.replace(/^(at|to|towards?)\s+/i, '');
       return what ? { kind: 'action', action: 'point', options: [{ thing: what }] } : { kind: 'incomplete', message: 'Point at what?' };
@@ -212,6 +223,7 @@ export function parse(raw: string): Intent {
     case 'examine': case 'x': case 'inspect': case 'read': case 'ex': case 'exa':
       return rest ? { kind: 'examine', what: rest.replace(/^(at)\s+/i, '') } : { kind: 'incomplete', message: `${cap(verb === 'x' ? 'examine' : verb)} what?` };
     case 'inventory': case 'inv': case 'i': return { kind: 'inventory' };
+    case 'score': case 'sc': return { kind: 'score' };
     case 'health': case 'status': case 'stats': case 'hp': case 'diagnose': case 'condition': {
       const who = rest.replace(/^(of|on)\s+/i, '');
       return who ? { kind: 'health', who } : { kind: 'health' };

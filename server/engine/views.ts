@@ -1,6 +1,8 @@
 /** What a character sees when it looks around, examines something or checks its inventory. */
-import { a, capitalize, counted, countedName, listing, secondPerson, the } from './names.js';
-import type { CharacterNode } from './types.js';
+import { a, capitalize, counted, countedName, countWord, listing, secondPerson, the } from './names.js';
+import { DEFAULT_CAPACITY, DEFAULT_SIZE, MAX_WIELDED, MAX_WORN } from './actions/common.js';
+import { conditionWord, healthOf, otherCondition } from './health.js';
+import type { CharacterNode, Exit } from './types.js';
 import type { NodeId, ObjectNode } from './types.js';
 import type { World } from './world.js';
 
@@ -71,6 +73,13 @@ export function inventory(w: World, actor: NodeId): string {
   return lines.length ? lines.join('\n') : 'You are carrying nothing.';
 }
 
+/** "North: Tool Shed." and that room's description: what one sees looking through an exit. */
+export function lookToward(w: World, exit: Exit): string {
+  const there = w.room(exit.to)!;
+  const lead = `${capitalize(exit.label.replace(/^(a|an)\s+/i, 'the '))}: ${there.name}.`;
+  return [lead, there.description].filter(Boolean).join('\n');
+}
+
 export function examine(w: World, viewer: NodeId, id: NodeId): string {
   const n = w.node(id);
   if (!n) return 'There is nothing like that here.';
@@ -82,7 +91,7 @@ export function examine(w: World, viewer: NodeId, id: NodeId): string {
       const intro = /^I am\b/i.test(n.persona.trim()) ? [] : [`You are ${a(n)}.`];
       return [...intro, ...(self ? [self] : []), ...heldLines(w, id, true)].join('\n');
     }
-    return [capitalize(a(n)) + '.', n.description, ...heldLines(w, id, false)].join('\n');
+    return [capitalize(a(n)) + '.', n.description, otherCondition(n), ...heldLines(w, id, false)].join('\n');
   }
   const lines = [n.description];
   const inside = w.objectsIn(id, 'in');
@@ -91,4 +100,28 @@ export function examine(w: World, viewer: NodeId, id: NodeId): string {
   else if (inside.length) lines.push(`In ${the(n)}: ${listObjects(w, inside)}.`);
   if (n.surface) lines.push(onTop.length ? `On ${the(n)}: ${listObjects(w, onTop)}.` : `There is nothing on ${the(n)}.`);
   return lines.join('\n');
+}
+
+/**
+ * `score` (lightmud's, not LIGHT's: what MUD players expect): who and where you are, your health in
+ * figures and words, how much you carry, wear and wield against the limits, whom you follow and block.
+ */
+export function score(w: World, actor: NodeId): string {
+  const c = w.character(actor)!;
+  const room = w.room(w.roomOf(actor)!)!;
+  const count = (rel: 'carried' | 'worn' | 'wielded') => w.objectsIn(actor, rel).length;
+  const things = (n: number) => (n === 0 ? 'nothing' : n === 1 ? 'one thing' : `${countWord(n)} things`);
+  const load = w.objectsIn(actor).reduce((sum, o) => sum + (o.size ?? DEFAULT_SIZE), 0);
+  const lines = [
+    `You are ${the(c)}, in ${room.name}.`,
+    `Health: ${healthOf(c)}. You are feeling ${conditionWord(healthOf(c))}.`,
+    `You carry ${things(count('carried'))}, wear ${count('worn')} of ${MAX_WORN} and wield ${count('wielded')} of ${MAX_WIELDED}; ` +
+      `they take ${load} of the ${c.capacity ?? DEFAULT_CAPACITY} you can hold.`,
+  ];
+  const ties: string[] = [];
+  if (c.following && w.character(c.following)) ties.push(`You are following ${the(w.character(c.following)!)}.`);
+  if (c.blocking && w.character(c.blocking)) ties.push(`You are blocking ${the(w.character(c.blocking)!)}.`);
+  const blockers = w.characters().filter((b) => b.blocking === actor && w.roomOf(b.id) === room.id);
+  if (blockers.length) ties.push(`${capitalize(listing(blockers.map((b) => the(b))))} ${blockers.length === 1 ? 'is' : 'are'} blocking you.`);
+  return [...lines, ...ties].join('\n');
 }

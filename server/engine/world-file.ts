@@ -5,7 +5,7 @@
  */
 import { Ajv } from 'ajv';
 import schema from '../../world-data/world.schema.json' with { type: 'json' };
-import { ROOM_CATEGORIES, type CharacterNode, type GraphNode, type NodeId, type ObjectNode, type Placement, type PolicyKind, type RoomNode, type WorldState } from './types.js';
+import { ROOM_CATEGORIES, type CharacterNode, type GraphNode, type NodeId, type ObjectNode, type Placement, type PolicyKind, type RoomNode, type UseRule, type WorldState } from './types.js';
 
 export interface RoomSpec { id: string; name: string; category: string; description: string; backstory: string; exits: { label: string; to: string }[] }
 export interface CharacterSpec {
@@ -15,7 +15,7 @@ export interface CharacterSpec {
 export interface ObjectSpec {
   id: string; name: string; prefix?: string; description: string;
   gettable?: boolean; container?: boolean; surface?: boolean; weapon?: boolean; wearable?: boolean; food?: boolean; drink?: boolean;
-  size?: number; capacity?: number;
+  size?: number; capacity?: number; foodEnergy?: number; onUse?: UseRule[];
   in?: string; on?: string; carriedBy?: string; wornBy?: string; wieldedBy?: string;
 }
 export interface WorldFile {
@@ -139,6 +139,8 @@ export function buildWorldState(files: { file: string; data: unknown }[], opts: 
       };
       if (o.size !== undefined) obj.size = o.size;
       if (o.capacity !== undefined) obj.capacity = o.capacity;
+      if (o.foodEnergy !== undefined) obj.foodEnergy = o.foodEnergy;
+      if (o.onUse?.length) obj.onUse = structuredClone(o.onUse);
       addNode(file, obj);
     }
   }

@@ -191,6 +191,14 @@ export class World {
     else c.following = leader;
   }
 
+  /** Make a character block another, or no one (LIGHT's block / unblock). */
+  setBlocking(id: NodeId, blocked: NodeId | undefined): void {
+    const c = this.character(id);
+    if (!c) return;
+    if (blocked === undefined) delete c.blocking;
+    else c.blocking = blocked;
+  }
+
   /** Set a character's health (hit's harm). */
   setHealth(id: NodeId, health: number): void {
     const c = this.character(id);

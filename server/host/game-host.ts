@@ -18,13 +18,13 @@ import { sanitiseInput } from '../engine/index.js';
 export const DEFAULT_SNAPSHOT_EVERY = 5000;
 
 /** While the database cannot be written: commands that only read the world (run, not logged). */
-const READS = new Set(['look', 'examine', 'inventory', 'health', 'help', 'incomplete', 'unknown']);
+const READS = new Set(['look', 'examine', 'inventory', 'score', 'health', 'help', 'incomplete', 'unknown']);
 /** While the database cannot be written: how often a command that writes is tried again. */
 export const STORAGE_RETRY_MS = 5000;
 
 
 /** Event types that change nothing in the world graph. */
-const QUIET = new Set(['say', 'tell', 'whisper', 'shout', 'emote']);
+const QUIET = new Set(['say', 'tell', 'whisper', 'shout', 'emote', 'examine']);
 
 const summarise = (e: GameEvent): EventSummary => {
   const s: EventSummary = { type: e.type, actor: e.actor };

@@ -12,8 +12,8 @@
  * `equipped` set is wielded if it is wieldable, else worn if wearable, else carried.
  */
 import { WorldFileError, type WorldFileProblem } from '../engine/world-file.js';
-import { DEFAULT_CAPACITY, DEFAULT_SIZE, capacityOf, loadOf, World } from '../engine/index.js';
-import type { CharacterNode, GraphNode, NodeId, ObjectNode, Placement, RoomNode, WorldState } from '../engine/types.js';
+import { DEFAULT_CAPACITY, DEFAULT_FOOD_ENERGY, DEFAULT_SIZE, MAX_HEALTH, capacityOf, loadOf, World } from '../engine/index.js';
+import type { CharacterNode, GraphNode, NodeId, ObjectNode, Placement, RoomNode, UseRule, WorldState } from '../engine/types.js';
 
 type LightNode = Record<string, unknown> & { node_id?: string };
 export interface LightGraph {
@@ -81,6 +81,9 @@ export function importLightGraph(data: LightGraph, opts: { file: string; seed?: 
       // LIGHT's agents carry health (default 6; LIGHT writes floats); a dead agent's 0 is read as 1
       const health = n['health'];
       if (typeof health === 'number' && Number.isFinite(health)) ch.health = Math.max(1, Math.round(health));
+      // LIGHT's block edge ({"target_id": agent}); kept once every node is known (below)
+      const blocking = str((n['blocking'] as { target_id?: unknown } | null | undefined)?.target_id);
+      if (blocking) ch.blocking = blocking;
       nodes[id] = ch;
     } else {
       // as LIGHT's GraphObject: is_container / is_surface make a container; surface_type defaults
@@ -98,6 +101,19 @@ export function importLightGraph(data: LightGraph, opts: { file: string; seed?: 
       };
       const size = num(n['size']);
       if (size !== undefined && size >= 0 && Math.round(size) !== DEFAULT_SIZE) obj.size = Math.round(size);
+      // LIGHT's on_use (what `use X with Y` does): kept as LIGHT writes it, remaining uses as numbers
+      const onUse = n['on_use'];
+      if (Array.isArray(onUse) && onUse.length) {
+        obj.onUse = structuredClone(onUse as UseRule[]).filter((r) => r && Array.isArray(r.constraints) && Array.isArray(r.events));
+        for (const r of obj.onUse) {
+          if (r.remaining_uses === undefined || r.remaining_uses === null || r.remaining_uses === 'inf') delete r.remaining_uses;
+          else r.remaining_uses = Number(r.remaining_uses);
+        }
+        if (!obj.onUse.length) delete obj.onUse;
+      }
+      // LIGHT's food_energy (default 1; below 0 poisoned), kept for what can be eaten or drunk
+      const energy = num(n['food_energy']);
+      if ((obj.food || obj.drink) && energy !== undefined && Math.round(energy) !== DEFAULT_FOOD_ENERGY) obj.foodEnergy = Math.max(-MAX_HEALTH, Math.min(MAX_HEALTH, Math.round(energy)));
       nodes[id] = obj;
     }
   }
@@ -141,6 +157,10 @@ export function importLightGraph(data: LightGraph, opts: { file: string; seed?: 
     const capacity = Math.round(left) + load;
     if (capacity !== DEFAULT_CAPACITY) node.capacity = capacity;
   }
+  // a block of something that is not another character is dropped
+  for (const node of Object.values(nodes)) {
+    if (node.kind === 'character' && node.blocking && (nodes[node.blocking]?.kind !== 'character' || node.blocking === node.id)) delete node.blocking;
+  }
   if (problems.length) throw new WorldFileError(problems);
   const roomIds = Object.values(nodes).filter((n) => n.kind === 'room').map((n) => n.id);
   const first = (data.rooms ?? []).find((r) => nodes[r]?.kind === 'room') ?? roomIds[0] ?? null;
@@ -171,6 +191,7 @@ export function exportLightGraph(state: WorldState): LightGraph {
         is_player: n.policy === 'human', container_node: { target_id: state.placement[n.id]?.parent ?? 'VOID' }, contain_size: left(n.id), size: 20,
         pacifist: !!n.pacifist, ...(n.dexterity !== undefined ? { dexterity: n.dexterity } : {}),
         ...(n.health !== undefined ? { health: n.health } : {}),
+        blocking: n.blocking ? { target_id: n.blocking } : null,
       };
     } else {
       const p = state.placement[n.id];
@@ -179,7 +200,7 @@ export function exportLightGraph(state: WorldState): LightGraph {
         ...common, room: false, agent: false, object: true, classes, desc: n.description, name_prefix: n.prefix,
         gettable: n.gettable, container: n.container || n.surface, surface_type: n.surface ? 'on' : 'in', wieldable: n.weapon,
         wearable: n.wearable, food: n.food, drink: n.drink, equipped: p && (p.rel === 'worn' || p.rel === 'wielded') ? true : null,
-        container_node: { target_id: p?.parent ?? 'VOID' }, contain_size: n.container || n.surface ? left(n.id) : 0, size: n.size ?? DEFAULT_SIZE, dead: false,
+        container_node: { target_id: p?.parent ?? 'VOID' }, contain_size: n.container || n.surface ? left(n.id) : 0, size: n.size ?? DEFAULT_SIZE, food_energy: n.foodEnergy ?? DEFAULT_FOOD_ENERGY, on_use: n.onUse ? structuredClone(n.onUse) : null, dead: false,
       };
     }
   }

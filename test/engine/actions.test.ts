@@ -22,6 +22,19 @@ type Row = {
   check?: (w: World) => void;
 };
 
+/** The gardener holds a shovel that digs a gem from under the boulder, once (LIGHT's on_use). */
+function digs(w: World): void {
+  w.move('shovel', 'gardener', 'carried');
+  w.object('shovel')!.onUse = [{
+    remaining_uses: 1,
+    constraints: [{ type: 'is_holding', params: { complement: 'used_item' } }, { type: 'used_with_item_name', params: { item: 'boulder' } }],
+    events: [
+      { type: 'create_entity', params: { type: 'in_room', object: { name: 'glittering gem', desc: 'It glitters.', is_wearable: 1.0 } } },
+      { type: 'broadcast_message', params: { self_view: 'You dig under the boulder and find something!' } },
+    ],
+  }];
+}
+
 /** The gardener wears three things: LIGHT's limit. */
 function threeWorn(w: World): void {
   w.move('ring', 'gardener', 'worn');
@@ -163,6 +176,18 @@ const rows: Record<string, Row[]> = {
     { command: 'unfollow', setup: (w) => w.setFollowing('gardener', 'orc'), says: /^You stop following the orc\.$/, check: (w) => expect(w.character('gardener')!.following).toBeUndefined() },
     { command: 'unfollow', fails: 'following', says: /aren't following anyone/ },
   ],
+  block: [
+    { command: 'block orc', says: /^You start blocking the orc\.$/, check: (w) => expect(w.character('gardener')!.blocking).toBe('orc') },
+    { command: 'block kitty', setup: (w) => w.setBlocking('gardener', 'orc'), says: /^You stop blocking the orc and start blocking the kitty\.$/, check: (w) => expect(w.character('gardener')!.blocking).toBe('kitty') },
+    { command: 'obstruct the orc', canonical: 'block orc', says: /^You start blocking the orc\.$/ },
+    { command: 'block ghost', fails: 'same_room' },
+    { command: 'block me', fails: 'same_room', says: /can't do that to yourself/ },
+    { command: 'block orc', setup: (w) => w.setBlocking('gardener', 'orc'), fails: 'not_blocking', says: /already blocking the orc/ },
+  ],
+  unblock: [
+    { command: 'unblock', setup: (w) => w.setBlocking('gardener', 'orc'), says: /^You stop blocking the orc\.$/, check: (w) => expect(w.character('gardener')!.blocking).toBeUndefined() },
+    { command: 'unblock', fails: 'blocking', says: /aren't blocking anyone/ },
+  ],
   point: [
     { command: 'point orc', says: /^You point at the orc\.$/ },
     { command: 'point silver ring', says: /^You point at the silver ring carried by the orc\.$/ },
@@ -171,6 +196,32 @@ const rows: Record<string, Row[]> = {
     { command: 'point north', canonical: 'point tool shed', says: /^You point north, toward Tool Shed\.$/ },
     { command: 'point tool shed', says: /^You point north, toward Tool Shed\.$/ },
     { command: 'point rake', fails: 'same_room' },
+  ],
+  examine: [
+    { command: 'examine orc', says: /^An orc\.\nYou see an orc\.\nThe orc looks fine\.\nThey are carrying a silver ring\./, check: (w) => expect(w.has('orc')).toBe(true) },
+    { command: 'x silver ring', canonical: 'examine silver ring', says: /^A ring\.$/ },
+    { command: 'examine room', canonical: 'examine walled garden', says: /^Walled Garden\n/ },
+    { command: 'examine me', canonical: 'examine gardener', says: /^You are a gardener\.\nYou grow cabbages\./ },
+    { command: 'examine tool shed', says: /^North: Tool Shed\.\nA dusty shed\.$/ },
+    { command: 'examine rake', fails: 'same_room' },
+  ],
+  use: [
+    {
+      command: 'use shovel with boulder', setup: digs, says: /^You dig under the boulder and find something!$/,
+      check: (w) => {
+        const gem = w.objects().find((o) => o.name === 'glittering gem')!;
+        expect(gem).toMatchObject({ wearable: true, gettable: true, food: false, description: 'It glitters.', prefix: 'a' });
+        expect(w.placement(gem.id)).toEqual({ parent: 'garden', rel: 'in' });
+        expect(w.object('shovel')!.onUse![0]!.remaining_uses).toBe(0);
+        // spent: nothing more
+        expect(execute(w, 'gardener', 'use shovel with boulder').text).toBe('Nothing special seems to happen.');
+      },
+    },
+    { command: 'use shovel on the boulder', canonical: 'use shovel with boulder', setup: digs, says: /find something/ },
+    { command: 'use shovel with orc', setup: digs, says: /^Nothing special seems to happen\.$/, check: (w) => expect(w.objects().some((o) => o.name === 'glittering gem')).toBe(false) },
+    { command: 'use shovel with boulder', fails: 'held', setup: (w) => { digs(w); w.move('shovel', 'garden', 'in'); }, says: /aren't carrying the shovel/ },
+    { command: 'use shovel with rake', fails: 'same_room', setup: digs },
+    { command: 'use pebble with boulder', fails: 'usable', says: /^Nothing special seems to happen\.$/ },
   ],
   wait: [
     { command: 'wait', says: /^You wait\.$/ },
@@ -305,6 +356,32 @@ describe("LIGHT's other mechanics, seen by each viewer", () => {
     expect(execute(w, 'gardener', 'point kitty').events[0]!.seen).toEqual({ gardener: 'You point at the kitty.', kitty: 'The gardener points at you.', orc: 'The gardener points at the kitty.' });
     expect(execute(w, 'gardener', 'point apple').events[0]!.seen['orc']).toBe('The gardener points at the apple they are carrying.');
     expect(execute(w, 'gardener', 'point unicorn').text).toBe('You don\'t see "unicorn" here to point at.');
+  });
+
+  it('examine is seen by the room, and the one examined is told (LIGHT); look, look north and inventory are not', () => {
+    const w = littleWorld();
+    const seen = (cmd: string) => {
+      const out = execute(w, 'gardener', cmd);
+      expect(out.ok, out.text).toBe(true);
+      return Object.fromEntries(Object.entries(out.events[0]!.seen).filter(([k]) => k !== 'gardener'));
+    };
+    expect(seen('examine orc')).toEqual({ orc: 'The gardener examines you.', kitty: 'The gardener examines the orc.' });
+    expect(seen('x ring')).toEqual({ orc: 'The gardener examines the silver ring.', kitty: 'The gardener examines the silver ring.' });
+    expect(seen('examine apple')).toEqual({ orc: 'The gardener examines the apple.', kitty: 'The gardener examines the apple.' });
+    expect(seen('examine room')).toEqual({ orc: 'The gardener looks around.', kitty: 'The gardener looks around.' });
+    expect(seen('examine me')).toEqual({ orc: 'The gardener looks themself over.', kitty: 'The gardener looks themself over.' });
+    expect(seen('look at tool shed')).toEqual({ orc: 'The gardener looks north.', kitty: 'The gardener looks north.' });
+    for (const quiet of ['look', 'l n', 'look in sack', 'i', 'health', 'health orc']) expect(execute(w, 'gardener', quiet).events, quiet).toEqual([]);
+    // nothing elsewhere hears of it
+    expect(execute(w, 'gardener', 'examine orc').events[0]!.seen['ghost']).toBeUndefined();
+  });
+
+  it('examining someone shows how hurt they look', () => {
+    const w = littleWorld();
+    for (const [health, words] of [[6, 'fine'], [5, 'a little bruised'], [2, 'badly hurt'], [1, 'close to death'], [9, 'very strong']] as const) {
+      w.setHealth('orc', health);
+      expect(execute(w, 'gardener', 'examine orc').text.split('\n')).toContain(`The orc looks ${words}.`);
+    }
   });
 
   it('wait, equip and ingest are seen by the room', () => {

@@ -287,3 +287,71 @@ describe('health in world files, JSON and LIGHT graphs', () => {
     expect((read.nodes['kitty'] as { health?: number }).health).toBeUndefined();
   });
 });
+
+describe("food energy and poison (LIGHT's food_energy: health + energy on eating or drinking; below 0 poisoned)", () => {
+  type Row = { cmd: string; energy?: number; health?: number; says: string; after: number | undefined | 'dead'; kitty?: string };
+  const rows: Row[] = [
+    { cmd: 'eat apple', says: 'You eat the apple.', after: 7, kitty: 'The gardener eats an apple.' },
+    { cmd: 'eat apple', health: 7, says: 'You eat the apple. You are feeling very strong.', after: 8 },
+    { cmd: 'eat apple', energy: 0, says: 'You eat the apple.', after: undefined },
+    { cmd: 'eat apple', energy: 3, health: 2, says: 'You eat the apple. You are feeling a little bruised.', after: 5 },
+    { cmd: 'eat apple', energy: -1, says: 'You eat the apple. Gross! You are feeling a little bruised.', after: 5, kitty: 'The gardener eats an apple.' },
+    { cmd: 'eat apple', energy: -2, health: 7, says: 'You eat the apple. Gross! You are feeling a little bruised.', after: 5 },
+    { cmd: 'ingest apple', energy: -3, says: 'You eat the apple. Gross! You are feeling hurt.', after: 3 },
+    { cmd: 'drink flask of ale', energy: -4, says: 'You drink the flask of ale. Gross! You are feeling badly hurt.', after: 2, kitty: 'The gardener drinks a flask of ale.' },
+    { cmd: 'ingest flask of ale', energy: 2, says: 'You drink the flask of ale. You are feeling very strong.', after: 8 },
+    { cmd: 'eat apple', energy: 5, health: 999, says: 'You eat the apple.', after: 1000 },
+    { cmd: 'eat apple', energy: -6, says: 'You eat the apple. Gross! You die.', after: 'dead', kitty: 'The gardener eats an apple.\nThe gardener dies.' },
+    { cmd: 'drink flask of ale', energy: -15, health: 3, says: 'You drink the flask of ale. Gross! You die.', after: 'dead' },
+  ];
+  for (const r of rows) {
+    it(`${r.cmd}, energy ${r.energy ?? 'default'} at health ${r.health ?? 'default'}: ${r.says}`, () => {
+      const w = littleWorld();
+      const food = r.cmd.includes('ale') ? 'ale' : 'apple';
+      if (r.energy !== undefined) w.object(food)!.foodEnergy = r.energy;
+      if (r.health !== undefined) w.setHealth('gardener', r.health);
+      const out = execute(w, 'gardener', r.cmd);
+      expect(out.ok).toBe(true);
+      expect(out.text).toBe(r.says);
+      expect(w.has(food)).toBe(false);
+      if (r.kitty) expect(out.events.map((e) => e.seen['kitty']).join('\n')).toBe(r.kitty);
+      if (r.after === 'dead') {
+        expect(out.events.map((e) => e.type)).toEqual([r.cmd.split(' ')[0]!.replace('ingest', food === 'ale' ? 'drink' : 'eat'), 'death']);
+        expect(w.character('gardener')).toBeUndefined();
+        // the body holds what the eater had
+        expect(place(w, 'pebble')).toBe('in gardener__dead__');
+        expect(execute(w, 'gardener', 'look').text).toMatch(/You are dead/);
+      } else {
+        expect(out.events).toHaveLength(1);
+        expect(w.character('gardener')!.health).toBe(r.after);
+      }
+    });
+  }
+
+  it('the poison is in the world file (foodEnergy) and LIGHT graphs (food_energy), and goes back out', () => {
+    const file = structuredClone(LITTLE_WORLD);
+    const apple = file.objects!.find((o) => o.id === 'apple')!;
+    (apple as unknown as Record<string, unknown>)['foodEnergy'] = -20;
+    const w = new World(buildWorldState([{ file: 'w', data: file }]).state);
+    expect(w.object('apple')!.foodEnergy).toBe(-20);
+    expect(w.object('ale')!.foodEnergy).toBeUndefined();
+    for (const bad of [2.5, '1', 1001]) {
+      (apple as unknown as Record<string, unknown>)['foodEnergy'] = bad;
+      expect(() => buildWorldState([{ file: 'w', data: file }])).toThrow(/foodEnergy/);
+    }
+    const graph = exportLightGraph(w.toJSON());
+    expect(graph.nodes['apple']!['food_energy']).toBe(-20);
+    expect(graph.nodes['ale']!['food_energy']).toBe(1);
+    expect((importLightGraph(graph, { file: 'g' }).state.nodes['apple'] as { foodEnergy?: number }).foodEnergy).toBe(-20);
+    expect((importLightGraph(graph, { file: 'g' }).state.nodes['ale'] as { foodEnergy?: number }).foodEnergy).toBeUndefined();
+    // LIGHT writes floats; a thing that is neither food nor drink keeps none
+    const raw = structuredClone(graph);
+    raw.nodes['apple']!['food_energy'] = -2.0;
+    raw.nodes['ale']!['food_energy'] = 0.0;
+    raw.nodes['pebble']!['food_energy'] = -5;
+    const read = importLightGraph(raw, { file: 'g' }).state.nodes;
+    expect((read['apple'] as { foodEnergy?: number }).foodEnergy).toBe(-2);
+    expect((read['ale'] as { foodEnergy?: number }).foodEnergy).toBe(0);
+    expect((read['pebble'] as { foodEnergy?: number }).foodEnergy).toBeUndefined();
+  });
+});

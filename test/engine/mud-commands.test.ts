@@ -153,3 +153,43 @@ describe('abbreviations', () => {
     }
   });
 });
+
+describe("score (lightmud's, not LIGHT's)", () => {
+  type ScoreRow = { name: string; actor?: string; setup?: (w: World) => void; text: string };
+  const table: ScoreRow[] = [
+    {
+      name: 'at the start',
+      text: 'You are the gardener, in Walled Garden.\nHealth: 6. You are feeling fine.\nYou carry five things, wear 0 of 3 and wield 0 of 1; they take 5 of the 20 you can hold.',
+    },
+    {
+      name: 'hurt, dressed, armed, following and blocking',
+      setup: (w) => {
+        w.setHealth('gardener', 2);
+        w.move('hat', 'gardener', 'worn');
+        w.move('shovel', 'gardener', 'wielded');
+        w.setFollowing('gardener', 'orc');
+        w.setBlocking('gardener', 'kitty');
+        w.setBlocking('orc', 'gardener');
+        w.character('gardener')!.capacity = 30;
+      },
+      text: 'You are the gardener, in Walled Garden.\nHealth: 2. You are feeling badly hurt.\nYou carry four things, wear 1 of 3 and wield 1 of 1; they take 6 of the 30 you can hold.\n'
+        + 'You are following the orc.\nYou are blocking the kitty.\nThe orc is blocking you.',
+    },
+    { name: 'with nothing', actor: 'kitty', text: 'You are the kitty, in Walled Garden.\nHealth: 6. You are feeling fine.\nYou carry nothing, wear 0 of 3 and wield 0 of 1; they take 0 of the 20 you can hold.' },
+  ];
+  for (const r of table) {
+    it(r.name, () => {
+      const w = littleWorld();
+      r.setup?.(w);
+      const before = JSON.stringify(w.toJSON());
+      for (const typed of ['score', 'sc', 'SCORE']) {
+        const out = execute(w, r.actor ?? 'gardener', typed);
+        expect(out.ok).toBe(true);
+        expect(out.text).toBe(r.text);
+        // only the asker is told, and nothing changes
+        expect(out.events).toEqual([]);
+      }
+      expect(JSON.stringify(w.toJSON())).toBe(before);
+    });
+  }
+});

@@ -1,8 +1,10 @@
 /**
  * ingest X — LIGHT's verb for eat or drink: actor carries X; X is food or drink. Effect: X is
- * consumed (gone from the world; its contents stay with the actor), as eat or drink.
+ * consumed (gone from the world; its contents stay with the actor), as eat or drink, with their
+ * effect on health (food energy; poisoned food harms).
  */
 import { aOf, carriedObjects, objectCarried, The, theOf, cname } from './common.js';
+import { ingestEffect } from '../health.js';
 import { actionEvent } from './event.js';
 import type { ActionRule } from './rule.js';
 
@@ -21,8 +23,9 @@ export const ingest: ActionRule = {
   apply(w, actor, x) {
     const food = !!w.object(x.object!)?.food;
     const verb = food ? 'eat' : 'drink';
+    const effect = ingestEffect(w, actor, w.object(x.object!)!);
     const ev = actionEvent(w, verb, actor, x, this.canonical(w, x), {
-      actor: `You ${verb} ${theOf(w, x.object)}.`,
+      actor: `You ${verb} ${theOf(w, x.object)}.${effect ? ` ${effect}` : ''}`,
       others: `${The(w, actor)} ${verb}s ${aOf(w, x.object)}.`,
     });
     w.destroy(x.object!);

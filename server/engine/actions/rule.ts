@@ -11,10 +11,10 @@ import type { World } from '../world.js';
 export type ActionName =
   | 'get' | 'get_from' | 'drop' | 'put' | 'give' | 'steal' | 'wear' | 'wield' | 'remove' | 'eat' | 'drink' | 'hit' | 'hug'
   // LIGHT's other mechanics (its newer engine), listed only by validActions(..., { all: true })
-  | 'equip' | 'ingest' | 'follow' | 'unfollow' | 'point' | 'wait';
+  | 'equip' | 'ingest' | 'follow' | 'unfollow' | 'block' | 'unblock' | 'point' | 'wait' | 'examine' | 'use';
 
 /** A slot of a command: an object (X), a character (A), a container or surface (Y), or anything one can point at. */
-export type Slot = 'object' | 'target' | 'container' | 'thing';
+export type Slot = 'object' | 'target' | 'container' | 'thing' | 'with';
 
 /** Bound arguments of an action, by role. */
 export interface ActionArgs {
@@ -28,6 +28,8 @@ export interface ActionArgs {
   prep?: 'in' | 'on';
   /** For `point`: an object, a character or a room next door. */
   thing?: NodeId;
+  /** For `use X with Y`: Y, a thing or a character here (the actor too). */
+  with?: NodeId;
 }
 
 export interface Constraint {
