@@ -290,6 +290,26 @@ export function worldProperNames(world: World): Set<string> {
   return out;
 }
 
+/**
+ * A line that tells its speaker's own life: kin, marriage, birth, where it grew up or lived, what it
+ * did long ago ("Since I married. Before that I lived in the town", "My wife keeps the hens", "No
+ * wife, no children"). True of the one who said it in the corpus, not of another.
+ */
+const BIOGRAPHY = [
+  /\b(?:i|we)\s+(?:was\s+|were\s+|got\s+)?(?:married|wed|born|raised|widowed|orphaned)\b/i,
+  /\b(?:i|we)\s+(?:grew up|lived|came here|came over|moved here|left home|buried my|lost my)\b/i,
+  /\bsince\s+i\s+(?:was|married|came|left|lost|buried)\b/i,
+  /\bwhen\s+i\s+was\s+(?:a|young|little|small|\d+)\b/i,
+  /\bmy\s+(?:late\s+|old\s+|dear\s+|little\s+)?(?:wife|husband|son|sons|daughter|daughters|children|kids|boy|boys|girl|girls|mother|father|mum|mam|ma|pa|da|dad|brother|brothers|sister|sisters|sweetheart|bride|groom|family|parents|grandmother|grandfather|granny|grandson|granddaughter|uncle|aunt|cousin|kin|folk)\b/i,
+  /\b(?:no|not any|never had a|never took a)\s+(?:wife|husband|children|child|family|kin|sweetheart)\b/i,
+  /\bi(?:'m|\s+am)\s+(?:not\s+)?(?:married|a widow|a widower|an orphan|wed)\b/i,
+];
+
+/** Does the line tell its speaker's own life (BIOGRAPHY)? */
+export function tellsOwnLife(line: string): boolean {
+  return BIOGRAPHY.some((re) => re.test(line));
+}
+
 /** "I'm the miller", "I am just a poor fisherman": the speaker says what it is. */
 const IDENTITY = /\bI(?:'m| am)\s+(?:the|a|an|just a|only a|only the|your|this)\s+(?:[a-z'-]+\s+){0,2}?([a-z'-]+)(?=\s*(?:[,.!?;]|$|\s+(?:here|of|at|in|on|for|and|who|that|from)\b))/i;
 

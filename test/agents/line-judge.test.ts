@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { World } from '../../server/engine/index.js';
 import { DEFAULT_WORLD, loadWorld } from '../../server/world-io/load-world.js';
-import { dropVocative, echoes, fill, GENERIC_VOCATIVES, LineJudge, PoolLines, pointedAt, properNouns, vocativeTemplate, worldProperNames, type Scene } from '../../server/agents/line-judge.js';
+import { dropVocative, echoes, fill, GENERIC_VOCATIVES, LineJudge, PoolLines, pointedAt, properNouns, tellsOwnLife, vocativeTemplate, worldProperNames, type Scene } from '../../server/agents/line-judge.js';
 import type { Episode } from '../../server/episodes/episode.js';
 
 const world = new World(loadWorld(DEFAULT_WORLD, { seed: 1 }).state);
@@ -145,5 +145,20 @@ describe('things a line names that are not at hand', () => {
     expect(j.absentThings('Take a herring from the crate.', sc)).toEqual([]);
     expect(j.absentThings("I'll miss you by the fire tonight.", sc)).toEqual([]);
     expect(j.absentThings("No thanks, you'd need waders.", scene({ known: undefined }))).toEqual([]);
+  });
+});
+
+describe("lines that tell the speaker's own life", () => {
+  it.each<[string, boolean]>([
+    ["Since I married. Before that I lived in the town, over a weaver's shop.", true],
+    ['Pay a proper doctor for my mother. Then buy my father a new plough.', true],
+    ["No wife, no children. Just the road and whatever beasts I'm driving.", true],
+    ["I grew up on the coast, in a fisherman's hut.", true],
+    ["I'm not married, and glad of it.", true],
+    ['Cold and damp, as always. Come in by the fire.', false],
+    ['The reeds are wet and heavy as lead.', false],
+    ['Is your mother well?', false],
+  ])('%s -> %s', (line, tells) => {
+    expect(tellsOwnLife(line)).toBe(tells);
   });
 });
