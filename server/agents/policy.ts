@@ -540,13 +540,11 @@ export class Policy {
           }
           const v = this.judge.judge(t, scene);
           if (v.ok && !this.namesAbsent(v.text, present)) {
-            // an answer to some other line, from someone unlike this character: say something plain
             const e = evidence.get(t);
             // another kind of character's line about things that are not here ("No thanks, you'd need waders.",
-            // the reed cutter's, from a dockhand): the next line
-            if (e && e.r < STRANGERS_THINGS && this.judge.absentThings(v.text, scene).length) continue;
-            // nor another's life ("Since I married. Before that I lived in the town, over a weaver's shop.")
-            if (e && e.r < STRANGERS_THINGS && tellsOwnLife(v.text)) continue;
+            // the reed cutter's, from a dockhand), or about its own life ("Since I married..."): the next line
+            if (e && e.r < STRANGERS_THINGS && (this.judge.absentThings(v.text, scene).length || tellsOwnLife(v.text))) continue;
+            // an answer to some other line, from someone unlike this character: say something plain
             if (e && scene.partnerLine && this.unsure && e.s < this.unsure.prompt && e.r < this.unsure.role) {
               const plain = unsureLine(scene.partnerLine, scene.said, scene.selfName);
               if (plain) return { text: plain, unsure: true };
