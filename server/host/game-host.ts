@@ -147,7 +147,7 @@ export class GameHost {
   }
 
   /** The state the database holds: the newest snapshot and the commands logged after it, replayed. */
-  private static replay(store: WorldStore): { world: World; replayed: number; diverged: number; seq: number } {
+  static replay(store: WorldStore): { world: World; replayed: number; diverged: number; seq: number } {
     const snap = store.latestSnapshot();
     if (!snap) throw new Error('the database holds no snapshot');
     const world = new World(snap.state);
