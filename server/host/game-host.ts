@@ -14,6 +14,7 @@ import { agentView, type AgentView, type ViewOptions } from '../agents/view.js';
 import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, OpenInfo, StorageFault, SubmitResult, WorldCounts, WorldSummary } from './types.js';
 import { parse } from '../engine/parser.js';
 import { sanitiseInput } from '../engine/index.js';
+import { build, type BuildVerb } from './build.js';
 
 export const DEFAULT_SNAPSHOT_EVERY = 5000;
 
@@ -146,7 +147,7 @@ export class GameHost {
   }
 
   /** The state the database holds: the newest snapshot and the commands logged after it, replayed. */
-  private static replay(store: WorldStore): { world: World; replayed: number; diverged: number; seq: number } {
+  static replay(store: WorldStore): { world: World; replayed: number; diverged: number; seq: number } {
     const snap = store.latestSnapshot();
     if (!snap) throw new Error('the database holds no snapshot');
     const world = new World(snap.state);
@@ -407,7 +408,8 @@ export class GameHost {
     switch (op.op) {
       case 'narrate': return this.narrate(op.actor, op.text, account);
       case 'teleport': return this.teleport(op.actor, op.who, op.to, account);
-      case 'create': return this.create(op.actor, op.spec, account);
+      case 'create': return this.build(op.actor, 'create', op.spec, account);
+      case 'build': return this.build(op.actor, op.verb, op.args, account);
       case 'reloadWorld': return this.reloadWorld(op.actor, account);
       case 'save': {
         const seq = this.save('admin');
@@ -472,33 +474,13 @@ export class GameHost {
     return { ok: true, text, seq, deliveries, states: this.statesFor([actor, ...deliveries.map((d) => d.character)]), relocated: [target.id] };
   }
 
-  private create(actor: NodeId, spec: string, account: string | null): AdminResult {
-    const w = this.world;
-    const words = spec.trim().split(/\s+/).filter(Boolean);
-    const flags = new Set(words.filter((x) => x.startsWith('+')).map((x) => x.slice(1).toLowerCase()));
-    const name = words.filter((x) => !x.startsWith('+')).join(' ').toLowerCase();
-    const known = ['container', 'surface', 'weapon', 'wearable', 'food', 'drink', 'fixed'];
-    const unknown = [...flags].filter((f) => !known.includes(f));
-    if (!name || unknown.length || name.length > 60) {
-      return { ok: false, text: `Usage: @create NAME [+${known.join(' +')}] (e.g. @create iron sword +weapon)${unknown.length ? `; unknown: +${unknown.join(' +')}` : ''}.`, deliveries: [], states: {} };
-    }
-    const room = w.roomOf(actor);
-    if (!room) return { ok: false, text: 'You are nowhere.', deliveries: [], states: {} };
-    const base = name.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'thing';
-    const node: ObjectNode = {
-      kind: 'object', id: w.newId(base), name, prefix: /^[aeiou]/.test(name) ? 'an' : 'a', description: `You see ${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name}.`,
-      gettable: !flags.has('fixed'), container: flags.has('container'), surface: flags.has('surface'), weapon: flags.has('weapon'),
-      wearable: flags.has('wearable'), food: flags.has('food'), drink: flags.has('drink'),
-    };
-    w.add(node, { parent: room, rel: 'in' });
-    const me = w.character(actor)!;
-    const seen: Record<string, string> = {};
-    for (const c of w.charactersIn(room)) if (c.id !== actor) seen[c.id] = `${cap(definite(me))} makes ${article(node)} appear out of thin air.`;
-    seen[actor] = `You create ${article(node)} (${node.id}).`;
-    const event: GameEvent = { type: 'create', actor, room, object: node.id, seen };
-    const seq = this.logAdmin(actor, `@create ${spec}`, seen[actor]!, [event], account);
-    const deliveries = this.deliveries([event], actor);
-    return { ok: true, text: seen[actor]!, seq, deliveries, states: this.statesFor([actor, ...deliveries.map((d) => d.character)]) };
+  /** @create and the builder commands: a change made by server/host/build.ts, logged with a snapshot (kept over a restart). */
+  private build(actor: NodeId, verb: BuildVerb, args: string, account: string | null): AdminResult {
+    const change = build(this.world, actor, verb, args);
+    if (!change.ok || !change.event) return { ok: false, text: change.text, deliveries: [], states: {} };
+    const seq = this.logAdmin(actor, `@${verb} ${args.trim()}`, change.text, [change.event], account);
+    const deliveries = this.deliveries([change.event], actor);
+    return { ok: true, text: change.text, seq, deliveries, states: this.statesFor([actor, ...deliveries.map((d) => d.character)]) };
   }
 
   private reloadWorld(actor: NodeId, account: string | null): AdminResult {

@@ -115,6 +115,8 @@ export interface AdminResult {
 export type AdminOp =
   | { op: 'teleport'; actor: string; who: string; to: string }
   | { op: 'create'; actor: string; spec: string }
+  /** Room building (server/host/build.ts): @dig, @describe, @link, @unlink; `args` as typed after the command. */
+  | { op: 'build'; actor: string; verb: 'dig' | 'describe' | 'link' | 'unlink'; args: string }
   | { op: 'reloadWorld'; actor: string }
   | { op: 'save'; actor: string }
   /** A game master's words: everyone in the actor's room perceives `text` as it is. */

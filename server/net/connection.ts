@@ -45,9 +45,17 @@ const ADMIN_HELP = [
   '  @save              write a snapshot of the world now',
   '  @kick NAME         end the session of a character or account',
   '  @teleport WHO to WHERE  (or @tp WHERE for yourself): move a character to a room or to another character',
-  '  @create NAME [+container +surface +weapon +wearable +food +drink +fixed]  make an object here',
+  'Building (admins; saved into the world, kept over restarts, written by lightmud world export):',
+  '  @dig DIRECTION NAME         a new room, joined to this one by an exit DIRECTION and a way back',
+  '  @describe here|OBJECT|CHARACTER = TEXT   (or @desc) set a description',
+  '  @link DIRECTION ROOM        an exit from here to a room that exists (one way)',
+  '  @unlink DIRECTION           remove an exit from here',
+  '  @create [object] NAME [= DESCRIPTION] [with AFFORDANCES]  make an object here; affordances:',
+  '                              gettable, fixed, container, surface, weapon, wearable, food, drink (or +weapon ...)',
   DRIVE_HELP,
 ].join('\n');
+
+const BUILDING = new Set(['@dig', '@describe', '@desc', '@link', '@unlink', '@create']);
 
 const PLAYER_HELP = [
   'Server commands:', '  who     who is playing', '  quit    leave (your character is saved)', '  help    the game\'s commands',
@@ -355,10 +363,10 @@ export abstract class Connection implements SessionLink {
         const frame = word === '@password' ? '{"type":"password","old":"...","new":"..."}' : '{"type":"delete_account","password":"..."}';
         return this.replyWithState(session, `Send a ${frame} frame: passwords are never sent as commands.`, false, id);
       }
-      const known = ['@reload', '@save', '@kick', '@teleport', '@tp', '@create', '@drive'];
+      const known = ['@reload', '@save', '@kick', '@teleport', '@tp', '@create', '@drive', '@dig', '@describe', '@desc', '@link', '@unlink'];
       if (!known.includes(word)) return this.replyWithState(session, `There is no server command "${word}". Type @help.`, false, id);
       if (!admin) {
-        this.sendError('forbidden', `${word} is for admins only.`, id);
+        this.sendError('forbidden', `${word} is for admins only${BUILDING.has(word) ? ' (building is for admins: `lightmud admin grant NAME`)' : ''}.`, id);
         return;
       }
       this.ctx.log.info({ account: who, command: line }, 'admin command');
@@ -397,6 +405,15 @@ export abstract class Connection implements SessionLink {
         }
         case '@create': {
           const r = await host.admin({ op: 'create', actor: session.character.id, spec: rest }, who);
+          return this.replyWithState(session, r.text, r.ok, id, r.seq);
+        }
+        case '@dig':
+        case '@describe':
+        case '@desc':
+        case '@link':
+        case '@unlink': {
+          const verb = word === '@desc' ? 'describe' : (word.slice(1) as 'dig' | 'describe' | 'link' | 'unlink');
+          const r = await host.admin({ op: 'build', actor: session.character.id, verb, args: rest }, who);
           return this.replyWithState(session, r.text, r.ok, id, r.seq);
         }
         case '@drive':

@@ -17,8 +17,8 @@ const USAGE = [
   '       lightmud admin list [--db FILE]',
   '',
   'Give or take the admin role of an account already registered in the database, or list the admins.',
-  'Admins may @reload, @save, @kick, @teleport, @create and @drive. Works while the server runs on the',
-  'same file; a revoke takes effect at the admin\'s next command.',
+  'Admins may @reload, @save, @kick, @teleport, @drive, and build (@dig, @describe, @link, @unlink, @create).',
+  'Works while the server runs on the same file; a revoke takes effect at the admin\'s next command.',
   '',
   `  --db FILE   SQLite file (default ${DEFAULT_OPTIONS.db}); it must exist`,
 ].join('\n');

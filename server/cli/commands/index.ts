@@ -12,6 +12,7 @@ import { playCommand } from './play.js';
 import { trainCommand } from './train.js';
 import { serveCommand } from './serve.js';
 import { validateCommand } from './validate.js';
+import { worldCommand } from './world.js';
 
 export const commands: Command[] = [
   playCommand,
@@ -25,5 +26,6 @@ export const commands: Command[] = [
   episodesCommand,
   crowdCommand,
   validateCommand,
+  worldCommand,
   agentKeyCommand,
 ];
