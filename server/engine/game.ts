@@ -118,11 +118,20 @@ function resolveSlot(world: World, actor: NodeId, slot: Slot, text: string): Slo
     const named = pointable(world, actor).filter((id) => namesExactly(world, text, id));
     if (named.length) return { ok: true, ids: named };
     if (/^(me|myself|self)$/i.test(text.trim())) return { ok: false, message: "You can't point at yourself." };
+    // "point west": the way called so, or else the ways whose label says so ("path to the west"), as go and look do
     const dir = DIRECTIONS[text.trim().toLowerCase()];
-    const exit = dir && world.room(world.roomOf(actor)!)!.exits.find((e) => e.label.toLowerCase() === dir);
-    if (exit) return { ok: true, ids: [exit.to] };
+    if (dir) {
+      const exits = world.room(world.roomOf(actor)!)!.exits;
+      const exact = exits.filter((e) => e.label.toLowerCase() === dir);
+      const within = exact.length || dir === 'in' || dir === 'out' ? exact : exits.filter((e) => new RegExp(`\\b${dir}\\b`).test(e.label.toLowerCase()));
+      const rooms = [...new Set(within.map((e) => e.to))];
+      if (rooms.length) return { ok: true, ids: rooms };
+    }
     const r = resolve(world, text, pointable(world, actor));
     if (r.kind === 'found') return { ok: true, ids: r.ids };
+    // a way out by its label, as go takes it: "point path", "point the old cobblestone path"
+    const way = r.kind === 'none' ? findExit(world, world.roomOf(actor)!, text) : undefined;
+    if (way?.ok) return { ok: true, ids: [world.room(world.roomOf(actor)!)!.exits[way.index]!.to] };
     return { ok: false, message: r.kind === 'ordinal_out_of_range' ? `You only see ${r.count} of those here.` : `You don't see "${parsePhrase(text).words.join(' ') || text.trim()}" here to point at.` };
   }
   if (slot === 'with' && /^(me|myself|self)$/i.test(text.trim())) return { ok: true, ids: [actor] };
@@ -503,9 +512,26 @@ function doTell(world: World, actor: NodeId, who: string, raw: string, whisper: 
   // someone here ("tell old man hello, friend"). The message keeps every comma.
   let target: SlotResult = { ok: false, message: '' };
   let message = raw;
-  const punct = /^(.+?)\s*[:,]\s*(.+)$/s.exec(line);
+  // First, the longest leading words that are someone's whole name, commas and all: "tell Rhys, the
+  // Horse Trader good day" (LIGHT's names have commas; "Rhys" alone would name him too, too soon).
+  const all = [...line.matchAll(/\S+/g)];
+  for (let n = Math.min(all.length - 1, 8); n >= 1; n--) {
+    const end = all[n - 1]!.index! + all[n - 1]![0].length;
+    const ids = characterPool(world, actor).filter((id) => namesExactly(world, line.slice(0, end).replace(/[:,]$/, ''), id));
+    if (ids.length) {
+      const rest = line.slice(end).replace(/^\s*[:,]?\s*/, '').replace(/^that\s+/i, '');
+      if (rest) {
+        target = { ok: true, ids };
+        message = rest;
+        break;
+      }
+    }
+  }
+  const punct = target.ok ? null : /^(.+?)\s*[:,]\s*(.+)$/s.exec(line);
   const first = punct ? resolveSlot(world, actor, 'target', punct[1]!) : null;
-  if (punct && first?.ok && first.ids.length) {
+  if (target.ok) {
+    // found by its whole name
+  } else if (punct && first?.ok && first.ids.length) {
     target = first;
     message = punct[2]!;
   } else {

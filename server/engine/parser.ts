@@ -189,7 +189,8 @@ export function parse(raw: string): Intent {
     case 'steal': case 'pilfer': case 'snatch': case 'pickpocket': return parseSteal(rest, verb);
     case 'wear': case 'don': return objectOnly('wear', rest, verb);
     case 'wield': case 'brandish': case 'draw': return objectOnly('wield', rest, verb);
-    case 'equip': return rest ? { kind: 'equip', object: rest } : { kind: 'incomplete', message: 'Equip what?' };
+    // "equip" alone (and "eq", "equipment"), as MUD players type it: what you wear and wield
+    case 'equip': return rest ? { kind: 'equip', object: rest } : { kind: 'inventory' };
     case 'remove': case 'unequip': case 'unwield': case 'doff': case 'sheathe': return objectOnly('remove', rest, verb);
     case 'eat': case 'consume': case 'devour': case 'munch': return objectOnly('eat', rest, verb);
     case 'ingest': return objectOnly('ingest', rest, verb);
@@ -222,7 +223,7 @@ export function parse(raw: string): Intent {
       return { kind: 'examine', what: rest.replace(/^(at|in|into|inside|on)\s+/i, '') };
     case 'examine': case 'x': case 'inspect': case 'read': case 'ex': case 'exa':
       return rest ? { kind: 'examine', what: rest.replace(/^(at)\s+/i, '') } : { kind: 'incomplete', message: `${cap(verb === 'x' ? 'examine' : verb)} what?` };
-    case 'inventory': case 'inv': case 'i': return { kind: 'inventory' };
+    case 'inventory': case 'inv': case 'i': case 'equipment': case 'eq': return { kind: 'inventory' };
     case 'score': case 'sc': return { kind: 'score' };
     case 'health': case 'status': case 'stats': case 'hp': case 'diagnose': case 'condition': {
       const who = rest.replace(/^(of|on)\s+/i, '');

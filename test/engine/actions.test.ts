@@ -195,6 +195,10 @@ const rows: Record<string, Row[]> = {
     { command: 'point gold coin', says: /^You point at the gold coin\.$/ },
     { command: 'point north', canonical: 'point tool shed', says: /^You point north, toward Tool Shed\.$/ },
     { command: 'point tool shed', says: /^You point north, toward Tool Shed\.$/ },
+    // a direction names the way whose label says it, as go and look take it; a label names its way
+    { command: 'point north', canonical: 'point tool shed', setup: (w) => { w.room('garden')!.exits[0]!.label = 'path to the north'; }, says: /toward Tool Shed\.$/ },
+    { command: 'point back door', canonical: 'point muddy road', setup: (w) => w.move('gardener', 'shed', 'in'), says: /toward Muddy Road\.$/ },
+    { command: 'point west', canonical: 'point tool shed', setup: (w) => { w.room('garden')!.exits[0]!.label = 'a path leading to the west'; }, says: /toward Tool Shed\.$/ },
     { command: 'point rake', fails: 'same_room' },
   ],
   examine: [

@@ -136,6 +136,10 @@ describe('abbreviations', () => {
     ['l', 'garden', /^Walled Garden\n/],
     ['i', 'garden', /^You are carrying /],
     ['x chest', 'garden', /In the oak chest/],
+    // "equip" alone (eq, equipment), as MUD players type it: what you carry, wear and wield
+    ['equip', 'garden', /^You are carrying /],
+    ['eq', 'garden', /^You are carrying /],
+    ['equipment', 'garden', /^You are carrying /],
   ];
   for (const [typed, room, says] of cases) {
     it(typed, () => {

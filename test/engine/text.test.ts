@@ -103,11 +103,18 @@ describe('tell and whisper keep the message whole', () => {
     ['tell old man hello, old man', 'old-man', 'hello, old man'],
     ['tell old man: wait, what?', 'old-man', 'wait, what?'],
     ['tell orc that I, for one, agree', 'orc', 'I, for one, agree'],
+    ['tell orc the shovel is here', 'orc', 'the shovel is here'],
+    // LIGHT's names have commas: the whole name is the name, not the words before its comma
+    ['tell Rhys, the Horse Trader good day', 'rhys', 'good day'],
+    ['whisper Rhys, the Horse Trader, a secret', 'rhys', 'a secret'],
+    ['tell rhys, the horse trader: hello, you', 'rhys', 'hello, you'],
+    ['tell rhys: hello, you', 'rhys', 'hello, you'],
   ];
   for (const [typed, to, text] of cases) {
     it(typed, () => {
       const w: World = littleWorld();
       w.add(person('old-man', 'old man', 'an'), { parent: 'garden', rel: 'in' });
+      w.add(person('rhys', 'Rhys, the Horse Trader', ''), { parent: 'garden', rel: 'in' });
       const out = execute(w, 'gardener', typed);
       expect(out.ok, out.text).toBe(true);
       expect(out.events[0]!.target).toBe(to);
