@@ -14,7 +14,7 @@ import { bodyOf, die, otherCondition, selfCondition } from './health.js';
 import { helpText } from './help.js';
 import { capitalize, listing, the } from './names.js';
 import { DIRECTIONS, parse, type ActionSlots, type Intent } from './parser.js';
-import { distinctNames, matchScore, namesExactly, parsePhrase, resolve } from './resolve.js';
+import { distinctNames, exactName, matchScore, namesExactly, parsePhrase, resolve } from './resolve.js';
 import type { NodeId } from './types.js';
 import { exitsLine, inventory, listObjects, look, lookToward, score } from './views.js';
 import type { World } from './world.js';
@@ -115,7 +115,10 @@ function resolveSlot(world: World, actor: NodeId, slot: Slot, text: string): Slo
   if (slot === 'target' && /^(me|myself|self)$/i.test(text.trim())) return { ok: true, ids: [actor] };
   if (slot === 'thing') {
     // a thing called so first; else a way out names the room it leads to: "point north"
-    const named = pointable(world, actor).filter((id) => namesExactly(world, text, id));
+    // a whole name before a partial one: "point kha warrior 2" is not also the kha warrior
+    const here = pointable(world, actor);
+    const whole = here.filter((id) => exactName(text, world.node(id)?.name ?? ''));
+    const named = whole.length ? whole : here.filter((id) => namesExactly(world, text, id));
     if (named.length) return { ok: true, ids: named };
     if (/^(me|myself|self)$/i.test(text.trim())) return { ok: false, message: "You can't point at yourself." };
     // "point west": the way called so, or else the ways whose label says so ("path to the west"), as go and look do

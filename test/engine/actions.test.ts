@@ -35,6 +35,13 @@ function digs(w: World): void {
   }];
 }
 
+/** A kha warrior and a kha warrior 2 in the garden: one name ends in a number and starts with the other. */
+function warriors(w: World): void {
+  for (const [id, name] of [['kha1', 'kha warrior'], ['kha2', 'kha warrior 2']] as const) {
+    w.add({ kind: 'character', id, name, prefix: 'a', persona: 'I am here.', description: 'Someone.', policy: 'idle' }, { parent: 'garden', rel: 'in' });
+  }
+}
+
 /** The gardener wears three things: LIGHT's limit. */
 function threeWorn(w: World): void {
   w.move('ring', 'gardener', 'worn');
@@ -200,6 +207,9 @@ const rows: Record<string, Row[]> = {
     { command: 'point back door', canonical: 'point muddy road', setup: (w) => w.move('gardener', 'shed', 'in'), says: /toward Muddy Road\.$/ },
     { command: 'point west', canonical: 'point tool shed', setup: (w) => { w.room('garden')!.exits[0]!.label = 'a path leading to the west'; }, says: /toward Tool Shed\.$/ },
     { command: 'point rake', fails: 'same_room' },
+    // a whole name before a partial one (listed for warring-tribes' "kha warrior 2" beside a "kha warrior")
+    { command: 'point kha warrior 2', setup: warriors, says: /^You point at the kha warrior 2\.$/ },
+    { command: 'point kha warrior', setup: warriors, says: /^You point at the kha warrior\.$/ },
   ],
   examine: [
     { command: 'examine orc', says: /^An orc\.\nYou see an orc\.\nThe orc looks fine\.\nThey are carrying a silver ring\./, check: (w) => expect(w.has('orc')).toBe(true) },
