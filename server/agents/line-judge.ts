@@ -153,6 +153,21 @@ const BODY_WORDS = new Set(['chest', 'back', 'hand', 'arm', 'neck', 'foot', 'fac
 const PHRASE_END = /^(?:of|and|or|on|in|at|to|for|from|with|by|is|are|was|were|be|you|i|it|he|she|we|they|that|which|who|as|but|so|if|when|than|then|there|here)$/;
 const POINTING = /\b(?:the|this|that|these|those|your)\s+(?=([a-z' -]+))/gi;
 
+/** The head among `heads` that a word names, as written or singular ("crates" -> "crate", "boxes" -> "box"). */
+function headIn(w: string, heads: Set<string>): string | undefined {
+  for (const h of [w, w.replace(/e?s$/, ''), w.replace(/s$/, '')]) if (heads.has(h)) return h;
+  return undefined;
+}
+
+/**
+ * Is a thing, by its head word (singular or plural), at hand: among the words of `objects` or of the
+ * scene's `known` words?
+ */
+function atHand(known: Set<string>, objects: string[]): (h: string) => boolean {
+  const objectWords = new Set(objects.flatMap(words));
+  return (h) => [h, `${h}s`, `${h}es`].some((x) => known.has(x) || objectWords.has(x));
+}
+
 /**
  * The things a line points at as if they were at hand: the first object head among the (up to three)
  * words after each "the", "this", "that", "these", "those" or "your".
@@ -162,8 +177,11 @@ export function pointedAt(line: string, heads: Set<string>): string[] {
   for (const m of line.matchAll(POINTING)) {
     for (const w of words(m[1]!).slice(0, 3)) {
       if (PHRASE_END.test(w)) break;
-      const h = heads.has(w) ? w : heads.has(w.replace(/e?s$/, '')) ? w.replace(/e?s$/, '') : heads.has(w.replace(/s$/, '')) ? w.replace(/s$/, '') : undefined;
-      if (h) { out.push(h); break; }
+      const h = headIn(w, heads);
+      if (h) {
+        out.push(h);
+        break;
+      }
     }
   }
   return out;
@@ -359,16 +377,12 @@ export class LineJudge {
    * words have. Empty without `scene.known`.
    */
   absentThings(line: string, scene: Scene): string[] {
-    const known = scene.known;
-    if (!known) return [];
-    const objectWords = new Set(scene.objects.flatMap(words));
-    const here = (w: string) => known.has(w) || objectWords.has(w);
-    const out: string[] = [];
-    for (const w of new Set(words(line))) {
-      const h = this.lines.thingHeads.has(w) ? w : this.lines.thingHeads.has(w.replace(/e?s$/, '')) ? w.replace(/e?s$/, '') : this.lines.thingHeads.has(w.replace(/s$/, '')) ? w.replace(/s$/, '') : undefined;
-      if (h && ![h, `${h}s`, `${h}es`, w].some(here)) out.push(h);
-    }
-    return out;
+    if (!scene.known) return [];
+    const named = [...new Set(words(line))].map((w) => headIn(w, this.lines.thingHeads)).filter((h): h is string => !!h);
+    if (!named.length) return [];
+    // (the word as written is the head, or the head with -s or -es: atHand tries all three)
+    const here = atHand(scene.known, scene.objects);
+    return named.filter((h) => !here(h));
   }
 
   judge(text: string, scene: Scene): Verdict {
@@ -415,10 +429,11 @@ export class LineJudge {
     }
     // "Here, try the cap." / "Keep your hands off that crate.": things pointed at must be at hand
     if (scene.known) {
-      const known = scene.known;
-      const objectWords = new Set(sceneObjects.flatMap(words));
-      const at = (h: string) => [h, `${h}s`, `${h}es`].some((x) => known.has(x) || objectWords.has(x));
-      if (pointedAt(line, this.lines.thingHeads).some((h) => !at(h))) return { ok: false, reason: 'absent_name' };
+      const pointed = pointedAt(line, this.lines.thingHeads);
+      if (pointed.length) {
+        const here = atHand(scene.known, sceneObjects);
+        if (pointed.some((h) => !here(h))) return { ok: false, reason: 'absent_name' };
+      }
     }
     const held = scene.held.map((h) => h.toLowerCase());
     const holds = (phrase: string) => {

@@ -203,7 +203,7 @@ export function actionFilter(history: HistoryEntry[], persona = ''): (action: st
   let provoked: boolean | undefined;
   let thief: boolean | undefined;
   let fighter: boolean | undefined;
-  const byPersona = (action: string) => (/^steal /.test(action) ? (thief ??= THIEF.test(persona)) : (fighter ??= FIGHTER.test(persona)));
+  const byPersona = (action: string) => (/^steal /.test(action) ? (thief ??= hostileByPersona(persona, action)) : (fighter ??= hostileByPersona(persona, action)));
   const hostile = (action: string) => !HOSTILE.test(action) || (provoked ??= wasProvoked(history)) || byPersona(action);
   return (action) => !mine.includes(action) && !mine.some((m) => undoes(action, m)) && hostile(action);
 }
