@@ -43,12 +43,13 @@ class WorkerLink {
   retiring = false;
   exited = false;
 
-  constructor(onExit: (link: WorkerLink, code: number, error: Error | null) => void) {
+  constructor(onExit: (link: WorkerLink, code: number, error: Error | null) => void, onLog: (m: Extract<WorkerMessage, { type: 'log' }>) => void = () => {}) {
     this.worker = new Worker(BOOT);
     let lastError: Error | null = null;
     this.loaded = new Promise((resolve, reject) => {
       this.worker.on('message', (m: WorkerMessage) => {
         if (m.type === 'loaded') return resolve();
+        if (m.type === 'log') return onLog(m);
         const p = this.pending.get(m.id);
         if (!p) return;
         this.pending.delete(m.id);
@@ -151,7 +152,7 @@ export class Host {
   }
 
   private spawn(): WorkerLink {
-    return new WorkerLink((link, code, error) => this.onExit(link, code, error));
+    return new WorkerLink((link, code, error) => this.onExit(link, code, error), (m) => this.log[m.level](m.data ?? {}, m.msg));
   }
 
   // ---- drivers ---------------------------------------------------------------------------------
@@ -352,9 +353,14 @@ export class Host {
     }
   }
 
-  /** After the first open, always restore from the database (never re-seed, never --fresh again). */
+  /**
+   * After the first open, always restore from the database (never re-seed, never --fresh again). On
+   * PostgreSQL a restart or reload never stands by for the world's lock: if another server has taken the
+   * world meanwhile, this one has lost it and stops (onFatal) rather than wait with its players connected.
+   */
   private openConfig(): HostConfig {
     const { fresh: _fresh, ...rest } = this.config;
+    if (rest.pg) rest.pg = { ...rest.pg, wait: false };
     return rest;
   }
 

@@ -118,6 +118,10 @@ export function isStorageError(err: unknown): err is Error & { code: string } {
 
 /** What a storage fault means, for players and operators. */
 export function describeStorageFault(f: { code: string }): string {
+  // PostgreSQL (server/store/pg-store.ts): PG_ and the SQLSTATE.
+  if (f.code === 'PG_53100') return 'its database\'s disk is full';
+  if (f.code === 'PG_25006') return 'its database is read-only';
+  if (f.code.startsWith('PG_')) return `its database cannot be written (PostgreSQL ${f.code.slice(3)})`;
   if (f.code === 'SQLITE_FULL') return 'its disk is full';
   if (f.code.startsWith('SQLITE_READONLY') || f.code === 'SQLITE_PERM' || f.code === 'SQLITE_CANTOPEN') return 'its database is read-only';
   if (f.code.startsWith('SQLITE_BUSY') || f.code.startsWith('SQLITE_LOCKED')) return 'its database is locked by another program';
