@@ -77,6 +77,12 @@ function findNode<T extends { id: string; name: string }>(nodes: T[], query: str
   return { ok: false, message: `Nothing called "${query}".` };
 }
 
+/** An executed command waiting for its commit; row null: not logged (a read while the database cannot be written, or a refusal). */
+interface PendingCommand {
+  row: NewEvent | null;
+  result: SubmitResult;
+}
+
 export class GameHost {
   world: World;
   /** Where the world is kept: the SQLite file (SqliteStore) or PostgreSQL (PgStore). */
@@ -86,7 +92,7 @@ export class GameHost {
   private sinceSnapshot = 0;
   private readonly snapshotEvery: number;
   /** Executed commands waiting for commit(); row null: not logged (a read while the database cannot be written, or a refusal). */
-  private pending: { row: NewEvent | null; result: SubmitResult }[] = [];
+  private pending: PendingCommand[] = [];
   /** Set while the database cannot be written: commands that write are refused, reads are served. */
   storageFault: StorageFault | null = null;
   private storageRetryAt = 0;
@@ -290,38 +296,50 @@ export class GameHost {
     if (!batch.length) return [];
     this.pending = [];
     const writes = batch.filter((p) => p.row !== null);
-    const done = (): SubmitResult[] => {
-      batch[batch.length - 1]!.result.storage = this.storageFault;
-      // Observers get a fresh state only when the world changed where they are (not for speech or emotes).
-      if (this.changed) {
-        const last = batch[batch.length - 1]!.result;
-        const observers = new Set<string>();
-        for (const p of batch) for (const d of p.result.deliveries) if (!QUIET.has(d.event.type)) observers.add(d.character);
-        Object.assign(last.states, this.statesFor(observers), last.states);
-        this.changed = false;
-      }
-      return batch.map((p) => p.result);
-    };
-    if (!writes.length) return done();
+    if (!writes.length) return this.committed(batch);
     const due = this.sinceSnapshot + writes.length >= this.snapshotEvery;
     const w: WorldWrite = { events: writes.map((p) => p.row!) };
     if (due) w.snapshot = { state: this.world.toJSON(), reason: 'periodic' };
-    return attempt(
-      () => then(this.store.write(w), (seqs) => {
-        writes.forEach((p, i) => (p.result.seq = seqs[i]!));
-        this.sinceSnapshot = due ? 0 : this.sinceSnapshot + writes.length;
-        this.storageFault = null;
-        return done();
-      }),
-      (err) => {
-        if (!this.store.isStorageError(err)) throw err;
-        // Nothing of the batch is saved: go back to what is, and tell each actor that nothing happened.
-        this.enterStorageFault(err);
-        for (const p of writes) p.result = this.storageRefusal(p.row!.actor);
-        this.changed = false;
-        return batch.map((p) => ({ ...p.result, storage: this.storageFault }));
-      },
-    );
+    if (this.store.sync) {
+      // SQLite: the hot path, without promises or closures (as before the store interface).
+      let seqs: number[];
+      try {
+        seqs = this.store.write(w) as number[];
+      } catch (err) {
+        return this.notCommitted(batch, writes, err);
+      }
+      return this.written(batch, writes, due, seqs);
+    }
+    return (this.store.write(w) as Promise<number[]>).then((seqs) => this.written(batch, writes, due, seqs), (err: unknown) => this.notCommitted(batch, writes, err));
+  }
+
+  private written(batch: PendingCommand[], writes: PendingCommand[], due: boolean, seqs: number[]): SubmitResult[] {
+    for (let i = 0; i < writes.length; i++) writes[i]!.result.seq = seqs[i]!;
+    this.sinceSnapshot = due ? 0 : this.sinceSnapshot + writes.length;
+    this.storageFault = null;
+    return this.committed(batch);
+  }
+
+  private committed(batch: PendingCommand[]): SubmitResult[] {
+    batch[batch.length - 1]!.result.storage = this.storageFault;
+    // Observers get a fresh state only when the world changed where they are (not for speech or emotes).
+    if (this.changed) {
+      const last = batch[batch.length - 1]!.result;
+      const observers = new Set<string>();
+      for (const p of batch) for (const d of p.result.deliveries) if (!QUIET.has(d.event.type)) observers.add(d.character);
+      Object.assign(last.states, this.statesFor(observers), last.states);
+      this.changed = false;
+    }
+    return batch.map((p) => p.result);
+  }
+
+  private notCommitted(batch: PendingCommand[], writes: PendingCommand[], err: unknown): SubmitResult[] {
+    if (!this.store.isStorageError(err)) throw err;
+    // Nothing of the batch is saved: go back to what is, and tell each actor that nothing happened.
+    this.enterStorageFault(err);
+    for (const p of writes) p.result = this.storageRefusal(p.row!.actor);
+    this.changed = false;
+    return batch.map((p) => ({ ...p.result, storage: this.storageFault }));
   }
 
   get uncommitted(): number {
