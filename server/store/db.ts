@@ -70,7 +70,14 @@ CREATE TABLE IF NOT EXISTS tokens (
 CREATE INDEX IF NOT EXISTS tokens_expiry ON tokens (expires_at);
 `;
 
+/** `--db` names PostgreSQL (server/store/pg-store.ts), not a file. */
+export const isPostgresUrl = (s: string | undefined): s is string => !!s && /^postgres(ql)?:\/\//i.test(s);
+
 export function openDb(path: string, opts: { sync?: SyncMode; readonly?: boolean } = {}): Db {
+  if (isPostgresUrl(path)) {
+    // Never a file named after the address: the tools that take --db work on the SQLite file.
+    throw new Error('--db names a PostgreSQL database: this works on the SQLite file (with a world in PostgreSQL, the file given to serve as --local-db, default ./data/lightmud.db); the world in PostgreSQL is read only by lightmud serve for now');
+  }
   const file = path === ':memory:' ? path : resolve(path);
   if (file !== ':memory:' && !opts.readonly) mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file, opts.readonly ? { readonly: true, fileMustExist: true } : {});

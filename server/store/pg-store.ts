@@ -107,6 +107,8 @@ interface Mirror {
   meta: Map<string, string>;
 }
 
+/** The address without its password, for messages. */
+const redact = (url: string) => url.replace(/^(postgres(?:ql)?:\/\/[^:@/]*):[^@/]*@/i, '$1:***@');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** PostgreSQL text cannot hold NUL. */
 const pgText = (s: string) => (s.includes('\u0000') ? s.replace(/\u0000/g, '\ufffd') : s);
@@ -131,7 +133,7 @@ export class PgStore implements GameStore {
   /** Connect, take the world's lock (or refuse, or wait for it), make the tables, and load what the host reads back. */
   static async open(opts: PgStoreOptions): Promise<PgStore> {
     const world = opts.world ?? DEFAULT_PG_WORLD;
-    const client = new pg.Client({ connectionString: opts.url, application_name: `lightmud pid ${process.pid} world ${world}`.slice(0, 63), keepAlive: true });
+    const client = new pg.Client({ connectionString: opts.url, application_name: `lightmud pid ${process.pid} world ${world}`.slice(0, 63), keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     let store: PgStore | null = null;
     let early: Error | null = null;
     // A connection that dies emits 'error' (and would otherwise crash the process): the store is fenced from then on.
@@ -140,7 +142,11 @@ export class PgStore implements GameStore {
       else early = err;
     });
     client.on('end', () => store?.markLost('the connection ended'));
-    await client.connect();
+    try {
+      await client.connect();
+    } catch (err) {
+      throw new Error(`cannot connect to PostgreSQL at ${redact(opts.url)}: ${(err as Error).message}`);
+    }
     try {
       await client.query('SET synchronous_commit = on');
       let waiting = false;

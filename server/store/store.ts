@@ -16,7 +16,7 @@
  * they stay in the SQLite file either way.
  */
 import type { WorldState } from '../engine/index.js';
-import { getMeta, isStorageError, setMeta, type Db } from './db.js';
+import { getMeta, isPostgresUrl, isStorageError, setMeta, type Db } from './db.js';
 import { WorldStore, type LoggedCommand, type NewEvent, type Snapshot } from './world-store.js';
 
 /** One all-or-nothing write: events (numbered in order), then a snapshot at the last event (or the last seq), then notes. */
@@ -108,5 +108,4 @@ export class SqliteStore implements GameStore {
 /** The world of a PostgreSQL database a server writes when --world-id is not given. */
 export const DEFAULT_PG_WORLD = 'main';
 
-/** `--db` names PostgreSQL. */
-export const isPostgresUrl = (s: string | undefined): s is string => !!s && /^postgres(ql)?:\/\//i.test(s);
+export { isPostgresUrl };

@@ -140,3 +140,13 @@ async function pgClient(url: string) {
   return c;
 }
 
+
+describe('--db with a PostgreSQL address', () => {
+  it('is never taken for a SQLite file name by the tools that work on the file', () => {
+    expect(() => openDb('postgres://someone@127.0.0.1:5432/lightmud')).toThrow(/names a PostgreSQL database: this works on the SQLite file/);
+  });
+
+  it('says where it could not connect, without the password', async () => {
+    await expect(PgStore.open({ url: 'postgres://someone:secret@127.0.0.1:1/lightmud' })).rejects.toThrow('cannot connect to PostgreSQL at postgres://someone:***@127.0.0.1:1/lightmud');
+  });
+});
