@@ -334,7 +334,16 @@ export class Host {
         this.noteStorage(this.info.storage ?? null);
       } catch (err) {
         await fresh.retire();
-        this.info = await old.call<OpenInfo>({ op: 'open', config: this.openConfig(), watch });
+        try {
+          this.info = await old.call<OpenInfo>({ op: 'open', config: this.openConfig(), watch });
+        } catch (again) {
+          // Neither worker can open the world (on PostgreSQL: another server took the world's lock in between):
+          // this server cannot serve it any more. Waiting calls fail instead of waiting forever.
+          swap(old);
+          const lost = new Error(`the world could not be opened again after the reload: ${(again as Error).message}`);
+          for (const h of this.fatalHandlers) h(lost);
+          throw lost;
+        }
         this.noteStorage(this.info.storage ?? null);
         swap(old);
         throw new Error(`the new game code failed to open the world, so the old code keeps running: ${(err as Error).message}`);

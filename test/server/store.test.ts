@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../server/store/db.js';
 import { SqliteStore, type GameStore } from '../../server/store/store.js';
-import { PgStore, StoreLostError, WorldLockedError } from '../../server/store/pg-store.js';
+import { LOCK_CLASS, PgStore, StoreLostError, WorldLockedError } from '../../server/store/pg-store.js';
+import { Host } from '../../server/host/host.js';
 import type { NewEvent } from '../../server/store/world-store.js';
 import type { WorldState } from '../../server/engine/index.js';
 import { GameHost } from '../../server/host/game-host.js';
@@ -115,6 +116,24 @@ describe.skipIf(pgKind.skip)('one writer per world in PostgreSQL (an advisory lo
     await killer.end();
     await second.close();
     await first.close();
+  });
+
+  it('a server that loses its world to a standby during @reload stops (onFatal) instead of hanging', async () => {
+    const config = { ...pgKind.hostConfig(tmp.dir, 'reloaded'), world: writeLittleWorld(tmp.dir) };
+    const host = await Host.start(config, { agents: false });
+    expect((await host.submit('kitty', 'get shovel')).ok).toBe(true);
+    const fatal: Error[] = [];
+    host.onFatal((e) => fatal.push(e));
+    // A standby queued in PostgreSQL for the world's lock gets it the moment the old worker lets go.
+    const standby = await pgClient(config.pg!.url);
+    const queued = standby.query('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_CLASS, 'reloaded']);
+    await new Promise((r) => setTimeout(r, 100));
+    await expect(host.reloadCode()).rejects.toThrow(/could not be opened again after the reload: the world "reloaded" in PostgreSQL is being written by another lightmud/);
+    await queued;
+    expect(fatal).toHaveLength(1);
+    await expect(host.submit('kitty', 'drop shovel')).rejects.toThrow();
+    await host.close().catch(() => {});
+    await standby.end();
   });
 
   it('a game host whose connection is lost refuses to go on (its worker restarts from the database)', async () => {
