@@ -7,8 +7,9 @@
 import { resolve as resolvePath } from 'node:path';
 import { World, execute, look, validActions, type GameEvent, type NodeId, type ObjectNode } from '../engine/index.js';
 import { DEFAULT_WORLD, loadWorld } from '../world-io/load-world.js';
-import { describeStorageFault, getMeta, isStorageError, openDb, setMeta, type Db } from '../store/db.js';
-import { WorldStore, type NewEvent } from '../store/world-store.js';
+import { describeStorageFault, openDb, type Db } from '../store/db.js';
+import type { NewEvent } from '../store/world-store.js';
+import { SqliteStore, type GameStore, type WorldWrite } from '../store/store.js';
 import type { CharacterState, EventSummary, ObjectView } from '../net/protocol.js';
 import { agentView, type AgentView, type ViewOptions } from '../agents/view.js';
 import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, OpenInfo, StorageFault, SubmitResult, WorldCounts, WorldSummary } from './types.js';
@@ -17,6 +18,28 @@ import { sanitiseInput } from '../engine/index.js';
 import { build, type BuildVerb } from './build.js';
 
 export const DEFAULT_SNAPSHOT_EVERY = 5000;
+
+/**
+ * A value now (the SQLite store writes synchronously) or later (PostgreSQL). The host's write paths
+ * are written once with these two helpers: on SQLite they run synchronously, exactly as before the
+ * store interface, and the sync methods (submit, commit, admin, save, close, open) return plain values;
+ * on PostgreSQL the *Async methods return promises that resolve after the commit.
+ */
+type Maybe<T> = T | Promise<T>;
+const then = <T, U>(v: Maybe<T>, f: (t: T) => Maybe<U>): Maybe<U> => (v instanceof Promise ? v.then(f) : f(v));
+function attempt<T>(fn: () => Maybe<T>, onError: (err: unknown) => Maybe<T>): Maybe<T> {
+  let v: Maybe<T>;
+  try {
+    v = fn();
+  } catch (err) {
+    return onError(err);
+  }
+  return v instanceof Promise ? v.catch(onError) : v;
+}
+function now<T>(v: Maybe<T>): T {
+  if (v instanceof Promise) throw new Error('this store writes asynchronously (PostgreSQL): use the *Async methods of GameHost');
+  return v;
+}
 
 /** While the database cannot be written: commands that only read the world (run, not logged). */
 const READS = new Set(['look', 'examine', 'inventory', 'score', 'health', 'help', 'incomplete', 'unknown']);
@@ -54,15 +77,22 @@ function findNode<T extends { id: string; name: string }>(nodes: T[], query: str
   return { ok: false, message: `Nothing called "${query}".` };
 }
 
+/** An executed command waiting for its commit; row null: not logged (a read while the database cannot be written, or a refusal). */
+interface PendingCommand {
+  row: NewEvent | null;
+  result: SubmitResult;
+}
+
 export class GameHost {
   world: World;
-  readonly store: WorldStore;
+  /** Where the world is kept: the SQLite file (SqliteStore) or PostgreSQL (PgStore). */
+  readonly store: GameStore;
   /** Characters whose state the network side wants after each change. */
   readonly watched = new Set<string>();
   private sinceSnapshot = 0;
   private readonly snapshotEvery: number;
   /** Executed commands waiting for commit(); row null: not logged (a read while the database cannot be written, or a refusal). */
-  private pending: { row: NewEvent | null; result: SubmitResult }[] = [];
+  private pending: PendingCommand[] = [];
   /** Set while the database cannot be written: commands that write are refused, reads are served. */
   storageFault: StorageFault | null = null;
   private storageRetryAt = 0;
@@ -78,76 +108,105 @@ export class GameHost {
   private stateCache = new Map<string, CharacterState>();
 
   private constructor(
-    readonly db: Db,
+    store: GameStore,
     world: World,
     readonly source: string,
     readonly info: OpenInfo,
     snapshotEvery: number,
   ) {
     this.world = world;
-    this.store = new WorldStore(db);
+    this.store = store;
     this.snapshotEvery = snapshotEvery;
     this.sinceSnapshot = info.replayed;
   }
 
-  /** Open the database and bring back the last state: the newest snapshot plus the commands logged after it. */
+  /** The SQLite connection of a host on SQLite (tests and tools poke at it); throws on PostgreSQL. */
+  get db(): Db {
+    if (this.store instanceof SqliteStore) return this.store.db;
+    throw new Error(`the game host keeps its world in ${this.store.name}, not in SQLite`);
+  }
+
+  /** Open the SQLite database and bring back the last state: the newest snapshot plus the commands logged after it. */
   static open(config: HostConfig): GameHost {
+    if (config.pg) throw new Error('GameHost.open opens SQLite; use GameHost.openAsync for PostgreSQL');
+    const store = GameHost.openSqlite(config);
+    try {
+      return now(GameHost.restore(store, config));
+    } catch (err) {
+      store.close();
+      throw err;
+    }
+  }
+
+  /** Open either store (PostgreSQL when config.pg is set: its lock taken, or waited for when config.pg.wait) and bring back the last state. */
+  static async openAsync(config: HostConfig, opts: { onWait?: (holder: string) => void } = {}): Promise<GameHost> {
+    if (!config.pg) return GameHost.open(config);
+    // Loaded only for PostgreSQL: a server on SQLite never loads pg.
+    const { PgStore } = await import('../store/pg-store.js');
+    const store = await PgStore.open({ url: config.pg.url, world: config.pg.world, wait: config.pg.wait, onWait: opts.onWait });
+    try {
+      return await GameHost.restore(store, config);
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+  }
+
+  private static openSqlite(config: HostConfig): SqliteStore {
     const db = openDb(config.db, { sync: config.sync ?? 'full' });
     try {
       if (config.maxDbBytes && config.maxDbBytes > 0) {
         const pageSize = db.pragma('page_size', { simple: true }) as number;
         db.pragma(`max_page_count = ${Math.max(1, Math.floor(config.maxDbBytes / pageSize))}`);
       }
-      return GameHost.restore(db, config);
     } catch (err) {
       db.close();
       throw err;
     }
+    return new SqliteStore(db);
   }
 
-  private static restore(db: Db, config: HostConfig): GameHost {
-    const store = new WorldStore(db);
-    const savedSource = getMeta(db, 'world.source');
+  private static restore(store: GameStore, config: HostConfig): Maybe<GameHost> {
+    const savedSource = store.getMeta('world.source');
     const given = config.world ? resolvePath(config.world) : undefined;
     const snap = config.fresh ? null : store.latestSnapshot();
     const snapshotEvery = config.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
     if (snap && given && savedSource && given !== savedSource) {
-      throw new Error(`${config.db} holds the world from ${savedSource}, not ${given}: pass --fresh to start ${given} anew (accounts are kept), or use another --db`);
+      const where = store.kind === 'sqlite' ? config.db : store.name;
+      throw new Error(`${where} holds the world from ${savedSource}, not ${given}: pass --fresh to start ${given} anew (accounts are kept), or use another --db`);
     }
     if (!snap) {
       const source = given ?? savedSource ?? DEFAULT_WORLD;
       const loaded = loadWorld(source, { seed: config.seed ?? 1 });
       const world = new World(loaded.state);
       const seq = store.lastSeq();
-      store.transaction(() => {
-        store.snapshot(seq, world.toJSON(), config.fresh ? 'fresh' : 'seed');
-        setMeta(db, 'world.source', source);
-        setMeta(db, 'world.title', world.title);
+      const written = store.write({ snapshot: { state: world.toJSON(), reason: config.fresh ? 'fresh' : 'seed' }, meta: { 'world.source': source, 'world.title': world.title } });
+      return then(written, () => {
+        const seeded = new GameHost(store, world, source, { title: world.title, source, restored: 'seeded', replayed: 0, diverged: 0, seq, counts: counts(world) }, snapshotEvery);
+        seeded.storageRetryMs = config.storageRetryMs ?? STORAGE_RETRY_MS;
+        return seeded;
       });
-      const seeded = new GameHost(db, world, source, { title: world.title, source, restored: 'seeded', replayed: 0, diverged: 0, seq, counts: counts(world) }, snapshotEvery);
-      seeded.storageRetryMs = config.storageRetryMs ?? STORAGE_RETRY_MS;
-      return seeded;
     }
     const { world, replayed, diverged, seq } = GameHost.replay(store);
     const source = savedSource ?? given ?? DEFAULT_WORLD;
-    const host = new GameHost(db, world, source, { title: world.title, source, restored: 'snapshot', replayed, diverged, seq, counts: counts(world) }, snapshotEvery);
+    const host = new GameHost(store, world, source, { title: world.title, source, restored: 'snapshot', replayed, diverged, seq, counts: counts(world) }, snapshotEvery);
     host.storageRetryMs = config.storageRetryMs ?? STORAGE_RETRY_MS;
-    if (replayed) {
-      try {
-        host.save('recovered');
-      } catch (err) {
+    if (!replayed) return host;
+    return then(
+      attempt<unknown>(() => host.saveStep('recovered'), (err) => {
         // The state is restored, in memory; the database cannot be written: serve reads, refuse actions.
-        if (!isStorageError(err)) throw err;
+        if (!store.isStorageError(err)) throw err;
         host.storageFault = { code: err.code, message: err.message, since: Date.now() };
         host.storageRetryAt = Date.now() + host.storageRetryMs;
         host.info.storage = host.storageFault;
-      }
-    }
-    return host;
+        return null;
+      }),
+      () => host,
+    );
   }
 
   /** The state the database holds: the newest snapshot and the commands logged after it, replayed. */
-  static replay(store: WorldStore): { world: World; replayed: number; diverged: number; seq: number } {
+  static replay(store: Pick<GameStore, 'latestSnapshot' | 'commandsAfter'>): { world: World; replayed: number; diverged: number; seq: number } {
     const snap = store.latestSnapshot();
     if (!snap) throw new Error('the database holds no snapshot');
     const world = new World(snap.state);
@@ -166,10 +225,21 @@ export class GameHost {
 
   // ---- commands --------------------------------------------------------------------------------
 
-  /** Execute one line of a character's input; durable when this returns. */
+  /** Execute one line of a character's input; durable when this returns. SQLite only (see submitAsync). */
   submit(actor: NodeId, text: string, account: string | null = null, cause: string | null = null): SubmitResult {
+    this.needSync();
     this.prepare(actor, text, account, cause);
     return this.commit().pop()!;
+  }
+
+  /** submit() on either store: resolves once the command is durable. */
+  async submitAsync(actor: NodeId, text: string, account: string | null = null, cause: string | null = null): Promise<SubmitResult> {
+    this.prepare(actor, text, account, cause);
+    return (await this.commitStep()).pop()!;
+  }
+
+  private needSync(): void {
+    if (!this.store.sync) throw new Error(`the game host writes ${this.store.name} asynchronously: use the *Async methods`);
   }
 
   /**
@@ -209,29 +279,48 @@ export class GameHost {
    * Commit every prepared command (and a snapshot, when one is due) in one transaction; returns
    * their results in order. The last result also carries the fresh states of every watched
    * character that perceived something in the batch: one state each, however many events.
+   * SQLite only; commitAsync() on either store.
    */
   commit(): SubmitResult[] {
+    return now(this.commitStep());
+  }
+
+  /** commit() on either store: resolves once the group is durable (PostgreSQL: after its COMMIT). */
+  async commitAsync(): Promise<SubmitResult[]> {
+    return this.commitStep();
+  }
+
+  /** commit(), synchronous on SQLite, a promise on PostgreSQL (the worker takes either). */
+  commitStep(): Maybe<SubmitResult[]> {
     const batch = this.pending;
     if (!batch.length) return [];
     this.pending = [];
     const writes = batch.filter((p) => p.row !== null);
-    if (writes.length) {
+    if (!writes.length) return this.committed(batch);
+    const due = this.sinceSnapshot + writes.length >= this.snapshotEvery;
+    const w: WorldWrite = { events: writes.map((p) => p.row!) };
+    if (due) w.snapshot = { state: this.world.toJSON(), reason: 'periodic' };
+    if (this.store.sync) {
+      // SQLite: the hot path, without promises or closures (as before the store interface).
+      let seqs: number[];
       try {
-        this.store.transaction(() => {
-          for (const p of writes) p.result.seq = this.store.append(p.row!);
-          this.sinceSnapshot += writes.length;
-          if (this.sinceSnapshot >= this.snapshotEvery) this.snapshotNow(writes[writes.length - 1]!.result.seq, 'periodic');
-        });
-        this.storageFault = null;
+        seqs = this.store.write(w) as number[];
       } catch (err) {
-        if (!isStorageError(err)) throw err;
-        // Nothing of the batch is on disk: go back to what is, and tell each actor that nothing happened.
-        this.enterStorageFault(err);
-        for (const p of writes) p.result = this.storageRefusal(p.row!.actor);
-        this.changed = false;
-        return batch.map((p) => ({ ...p.result, storage: this.storageFault }));
+        return this.notCommitted(batch, writes, err);
       }
+      return this.written(batch, writes, due, seqs);
     }
+    return (this.store.write(w) as Promise<number[]>).then((seqs) => this.written(batch, writes, due, seqs), (err: unknown) => this.notCommitted(batch, writes, err));
+  }
+
+  private written(batch: PendingCommand[], writes: PendingCommand[], due: boolean, seqs: number[]): SubmitResult[] {
+    for (let i = 0; i < writes.length; i++) writes[i]!.result.seq = seqs[i]!;
+    this.sinceSnapshot = due ? 0 : this.sinceSnapshot + writes.length;
+    this.storageFault = null;
+    return this.committed(batch);
+  }
+
+  private committed(batch: PendingCommand[]): SubmitResult[] {
     batch[batch.length - 1]!.result.storage = this.storageFault;
     // Observers get a fresh state only when the world changed where they are (not for speech or emotes).
     if (this.changed) {
@@ -242,6 +331,15 @@ export class GameHost {
       this.changed = false;
     }
     return batch.map((p) => p.result);
+  }
+
+  private notCommitted(batch: PendingCommand[], writes: PendingCommand[], err: unknown): SubmitResult[] {
+    if (!this.store.isStorageError(err)) throw err;
+    // Nothing of the batch is saved: go back to what is, and tell each actor that nothing happened.
+    this.enterStorageFault(err);
+    for (const p of writes) p.result = this.storageRefusal(p.row!.actor);
+    this.changed = false;
+    return batch.map((p) => ({ ...p.result, storage: this.storageFault }));
   }
 
   get uncommitted(): number {
@@ -385,52 +483,62 @@ export class GameHost {
 
   // ---- admin -----------------------------------------------------------------------------------
 
+  /** An admin operation, durable when this returns. SQLite only; adminAsync() on either store. */
   admin(op: AdminOp, account: string | null, cause: string | null = null): AdminResult {
-    this.commit();
-    this.stateCache.clear();
-    this.adminCause = cause;
-    if (this.storageFault && Date.now() < this.storageRetryAt) {
-      return { ok: false, text: `Not done: the server cannot save anything right now (${describeStorageFault(this.storageFault)}: ${this.storageFault.message}).`, deliveries: [], states: {}, storage: this.storageFault };
-    }
-    try {
-      const r = this.adminOp(op, account);
-      this.storageFault = null;
-      return { ...r, storage: null };
-    } catch (err) {
-      if (!isStorageError(err)) throw err;
-      // The operation may have changed the world before its write failed: back to what the database holds.
-      this.enterStorageFault(err);
-      return { ok: false, text: `Not done: the server cannot save anything right now (${describeStorageFault(this.storageFault!)}: ${err.message}).`, deliveries: [], states: {}, storage: this.storageFault };
-    }
+    return now(this.adminStep(op, account, cause));
   }
 
-  private adminOp(op: AdminOp, account: string | null): AdminResult {
+  async adminAsync(op: AdminOp, account: string | null, cause: string | null = null): Promise<AdminResult> {
+    return this.adminStep(op, account, cause);
+  }
+
+  adminStep(op: AdminOp, account: string | null, cause: string | null = null): Maybe<AdminResult> {
+    return then(this.commitStep(), () => {
+      this.stateCache.clear();
+      this.adminCause = cause;
+      if (this.storageFault && Date.now() < this.storageRetryAt) {
+        return { ok: false, text: `Not done: the server cannot save anything right now (${describeStorageFault(this.storageFault)}: ${this.storageFault.message}).`, deliveries: [], states: {}, storage: this.storageFault };
+      }
+      return attempt<AdminResult>(
+        () => then(this.adminOp(op, account), (r) => {
+          this.storageFault = null;
+          return { ...r, storage: null };
+        }),
+        (err) => {
+          if (!this.store.isStorageError(err)) throw err;
+          // The operation may have changed the world before its write failed: back to what the database holds.
+          this.enterStorageFault(err);
+          return { ok: false, text: `Not done: the server cannot save anything right now (${describeStorageFault(this.storageFault!)}: ${err.message}).`, deliveries: [], states: {}, storage: this.storageFault };
+        },
+      );
+    });
+  }
+
+  private adminOp(op: AdminOp, account: string | null): Maybe<AdminResult> {
     switch (op.op) {
       case 'narrate': return this.narrate(op.actor, op.text, account);
       case 'teleport': return this.teleport(op.actor, op.who, op.to, account);
       case 'create': return this.build(op.actor, 'create', op.spec, account);
       case 'build': return this.build(op.actor, op.verb, op.args, account);
       case 'reloadWorld': return this.reloadWorld(op.actor, account);
-      case 'save': {
-        const seq = this.save('admin');
-        return { ok: true, text: `Saved the world (snapshot at event ${seq}).`, seq, deliveries: [], states: {} };
-      }
+      case 'save': return then(this.saveStep('admin'), (seq): AdminResult => ({ ok: true, text: `Saved the world (snapshot at event ${seq}).`, seq, deliveries: [], states: {} }));
     }
   }
 
   /** Provenance of the admin operation in progress. */
   private adminCause: string | null = null;
 
-  private logAdmin(actor: NodeId, input: string, text: string, events: GameEvent[], account: string | null): number {
-    let seq = 0;
-    this.store.transaction(() => {
-      seq = this.store.append({ time: Date.now(), actor, kind: 'admin', input, ok: true, text, events, account, cause: this.adminCause });
-      this.snapshotNow(seq, 'admin');
+  /** Log an admin operation with a snapshot, in one write. */
+  private logAdmin(actor: NodeId, input: string, text: string, events: GameEvent[], account: string | null, meta?: Record<string, string>): Maybe<number> {
+    const w: WorldWrite = { events: [{ time: Date.now(), actor, kind: 'admin', input, ok: true, text, events, account, cause: this.adminCause }], snapshot: { state: this.world.toJSON(), reason: 'admin' } };
+    if (meta) w.meta = meta;
+    return then(this.store.write(w), (seqs) => {
+      this.sinceSnapshot = 0;
+      return seqs[0]!;
     });
-    return seq;
   }
 
-  private narrate(actor: NodeId, raw: string, account: string | null): AdminResult {
+  private narrate(actor: NodeId, raw: string, account: string | null): Maybe<AdminResult> {
     const text = raw.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
     const room = this.world.roomOf(actor);
     if (!text || text.length > 1000) return { ok: false, text: 'Narrate 1 to 1000 characters.', deliveries: [], states: {} };
@@ -441,11 +549,11 @@ export class GameHost {
     seen[actor] = mine;
     const event: GameEvent = { type: 'narrate', actor, room, text, seen };
     // Logged, but no snapshot: narration changes nothing in the world (and is not replayed: kind admin).
-    const seq = this.store.append({ time: Date.now(), actor, kind: 'admin', input: `@narrate ${text}`, ok: true, text: mine, events: [event], account, cause: this.adminCause });
-    return { ok: true, text: mine, seq, deliveries: this.deliveries([event], actor), states: {} };
+    const written = this.store.write({ events: [{ time: Date.now(), actor, kind: 'admin', input: `@narrate ${text}`, ok: true, text: mine, events: [event], account, cause: this.adminCause }] });
+    return then(written, ([seq]): AdminResult => ({ ok: true, text: mine, seq, deliveries: this.deliveries([event], actor), states: {} }));
   }
 
-  private teleport(actor: NodeId, whoQuery: string, toQuery: string, account: string | null): AdminResult {
+  private teleport(actor: NodeId, whoQuery: string, toQuery: string, account: string | null): Maybe<AdminResult> {
     const w = this.world;
     const fail = (text: string): AdminResult => ({ ok: false, text, deliveries: [], states: {} });
     const who = /^(me|myself|self)$/i.test(whoQuery.trim()) ? { ok: true as const, node: w.character(actor)! } : findNode(w.characters(), whoQuery);
@@ -469,60 +577,85 @@ export class GameHost {
     const text = target.id === actor ? seen[actor]! : `You send ${definite(target)} to ${dest.node.name}.`;
     if (target.id !== actor) seen[actor] = text;
     const event: GameEvent = { type: 'teleport', actor, room: from ?? to, target: target.id, seen };
-    const seq = this.logAdmin(actor, `@teleport ${whoQuery} to ${toQuery}`, text, [event], account);
-    const deliveries = this.deliveries([event], actor);
-    return { ok: true, text, seq, deliveries, states: this.statesFor([actor, ...deliveries.map((d) => d.character)]), relocated: [target.id] };
+    return then(this.logAdmin(actor, `@teleport ${whoQuery} to ${toQuery}`, text, [event], account), (seq): AdminResult => {
+      const deliveries = this.deliveries([event], actor);
+      return { ok: true, text, seq, deliveries, states: this.statesFor([actor, ...deliveries.map((d) => d.character)]), relocated: [target.id] };
+    });
   }
 
   /** @create and the builder commands: a change made by server/host/build.ts, logged with a snapshot (kept over a restart). */
-  private build(actor: NodeId, verb: BuildVerb, args: string, account: string | null): AdminResult {
+  private build(actor: NodeId, verb: BuildVerb, args: string, account: string | null): Maybe<AdminResult> {
     const change = build(this.world, actor, verb, args);
     if (!change.ok || !change.event) return { ok: false, text: change.text, deliveries: [], states: {} };
-    const seq = this.logAdmin(actor, `@${verb} ${args.trim()}`, change.text, [change.event], account);
-    const deliveries = this.deliveries([change.event], actor);
-    return { ok: true, text: change.text, seq, deliveries, states: this.statesFor([actor, ...deliveries.map((d) => d.character)]) };
+    const event = change.event;
+    return then(this.logAdmin(actor, `@${verb} ${args.trim()}`, change.text, [event], account), (seq): AdminResult => {
+      const deliveries = this.deliveries([event], actor);
+      return { ok: true, text: change.text, seq, deliveries, states: this.statesFor([actor, ...deliveries.map((d) => d.character)]) };
+    });
   }
 
-  private reloadWorld(actor: NodeId, account: string | null): AdminResult {
+  private reloadWorld(actor: NodeId, account: string | null): Maybe<AdminResult> {
     const loaded = loadWorld(this.source, { seed: 1 });
     const before = new Set(this.world.characters().map((c) => c.id));
     this.world = new World(loaded.state);
     const after = new Set(this.world.characters().map((c) => c.id));
     const removed = [...before].filter((id) => !after.has(id));
     const text = `Reloaded the world from ${this.source}: ${this.world.rooms().length} rooms, ${after.size} characters, ${this.world.objects().length} objects.`;
-    const seq = this.logAdmin(actor, '@reload world', text, [], account);
-    setMeta(this.db, 'world.title', this.world.title);
-    return { ok: true, text, seq, deliveries: [], states: this.statesFor(after), removed, relocated: [...after] };
+    return then(this.logAdmin(actor, '@reload world', text, [], account, { 'world.title': this.world.title }), (seq): AdminResult => (
+      { ok: true, text, seq, deliveries: [], states: this.statesFor(after), removed, relocated: [...after] }));
   }
 
   // ---- persistence -----------------------------------------------------------------------------
 
-  private snapshotNow(seq: number, reason: string): void {
-    this.store.snapshot(seq, this.world.toJSON(), reason);
-    this.sinceSnapshot = 0;
+  /** Write a snapshot of the current state; returns the event sequence number it includes. SQLite only; saveAsync() on either store. */
+  save(reason: string): number {
+    return now(this.saveStep(reason));
   }
 
-  /** Write a snapshot of the current state; returns the event sequence number it includes. */
-  save(reason: string): number {
-    this.commit();
-    const seq = this.store.lastSeq();
-    this.store.transaction(() => this.snapshotNow(seq, reason));
-    return seq;
+  async saveAsync(reason: string): Promise<number> {
+    return this.saveStep(reason);
+  }
+
+  private saveStep(reason: string): Maybe<number> {
+    return then(this.commitStep(), () => {
+      const seq = this.store.lastSeq();
+      return then(this.store.write({ snapshot: { state: this.world.toJSON(), reason } }), () => {
+        this.sinceSnapshot = 0;
+        return seq;
+      });
+    });
   }
 
   counts(): WorldCounts {
     return counts(this.world);
   }
 
+  /** Save a shutdown snapshot and close the store. SQLite only; closeAsync() on either store. */
   close(): void {
-    if (!this.db.open) return;
+    if (!this.store.open) return;
+    this.needSync();
     try {
       this.save('shutdown');
     } catch (err) {
       // Every acknowledged command is in the log already; only the shutdown snapshot is lost.
-      if (!isStorageError(err)) throw err;
+      if (!this.store.isStorageError(err)) throw err;
     } finally {
-      this.db.close();
+      void this.store.close();
+    }
+  }
+
+  async closeAsync(): Promise<void> {
+    if (!this.store.open) {
+      // Lost (PostgreSQL's connection died): every acknowledged command is committed; nothing more can be written.
+      await this.store.close();
+      return;
+    }
+    try {
+      await this.saveStep('shutdown');
+    } catch (err) {
+      if (!this.store.isStorageError(err) && this.store.open) throw err;
+    } finally {
+      await this.store.close();
     }
   }
 }

@@ -43,12 +43,13 @@ class WorkerLink {
   retiring = false;
   exited = false;
 
-  constructor(onExit: (link: WorkerLink, code: number, error: Error | null) => void) {
+  constructor(onExit: (link: WorkerLink, code: number, error: Error | null) => void, onLog: (m: Extract<WorkerMessage, { type: 'log' }>) => void = () => {}) {
     this.worker = new Worker(BOOT);
     let lastError: Error | null = null;
     this.loaded = new Promise((resolve, reject) => {
       this.worker.on('message', (m: WorkerMessage) => {
         if (m.type === 'loaded') return resolve();
+        if (m.type === 'log') return onLog(m);
         const p = this.pending.get(m.id);
         if (!p) return;
         this.pending.delete(m.id);
@@ -151,7 +152,7 @@ export class Host {
   }
 
   private spawn(): WorkerLink {
-    return new WorkerLink((link, code, error) => this.onExit(link, code, error));
+    return new WorkerLink((link, code, error) => this.onExit(link, code, error), (m) => this.log[m.level](m.data ?? {}, m.msg));
   }
 
   // ---- drivers ---------------------------------------------------------------------------------
@@ -333,7 +334,16 @@ export class Host {
         this.noteStorage(this.info.storage ?? null);
       } catch (err) {
         await fresh.retire();
-        this.info = await old.call<OpenInfo>({ op: 'open', config: this.openConfig(), watch });
+        try {
+          this.info = await old.call<OpenInfo>({ op: 'open', config: this.openConfig(), watch });
+        } catch (again) {
+          // Neither worker can open the world (on PostgreSQL: another server took the world's lock in between):
+          // this server cannot serve it any more. Waiting calls fail instead of waiting forever.
+          swap(old);
+          const lost = new Error(`the world could not be opened again after the reload: ${(again as Error).message}`);
+          for (const h of this.fatalHandlers) h(lost);
+          throw lost;
+        }
         this.noteStorage(this.info.storage ?? null);
         swap(old);
         throw new Error(`the new game code failed to open the world, so the old code keeps running: ${(err as Error).message}`);
@@ -352,9 +362,14 @@ export class Host {
     }
   }
 
-  /** After the first open, always restore from the database (never re-seed, never --fresh again). */
+  /**
+   * After the first open, always restore from the database (never re-seed, never --fresh again). On
+   * PostgreSQL a restart or reload never stands by for the world's lock: if another server has taken the
+   * world meanwhile, this one has lost it and stops (onFatal) rather than wait with its players connected.
+   */
   private openConfig(): HostConfig {
     const { fresh: _fresh, ...rest } = this.config;
+    if (rest.pg) rest.pg = { ...rest.pg, wait: false };
     return rest;
   }
 

@@ -4,8 +4,13 @@ import type { CharacterState, EventSummary } from '../net/protocol.js';
 import type { ViewOptions as AgentViewOptions } from '../agents/view.js';
 
 export interface HostConfig {
-  /** SQLite file. */
+  /** SQLite file: the world's store unless `pg` is set (and the file for what stays on SQLite: agent memory, accounts...). */
   db: string;
+  /**
+   * Keep the world in PostgreSQL instead (PgStore): the connection string, which world of the database, and
+   * whether to wait (stand by) while another server holds that world's lock rather than refuse at once.
+   */
+  pg?: { url: string; world: string; wait?: boolean };
   /** World file or directory given by the user; when absent, the saved world, else the bundled one. */
   world?: string;
   /** Discard the saved world state and start from the world file (accounts are kept). */
@@ -25,7 +30,7 @@ export interface HostConfig {
 
 /** The database cannot be written (disk full, read-only, I/O error): the game serves reads and refuses actions. */
 export interface StorageFault {
-  /** SQLite's code, e.g. SQLITE_FULL, SQLITE_READONLY, SQLITE_IOERR_WRITE. */
+  /** SQLite's code, e.g. SQLITE_FULL, SQLITE_READONLY, SQLITE_IOERR_WRITE; or PG_ and PostgreSQL's SQLSTATE, e.g. PG_53100 (disk full), PG_25006 (read-only). */
   code: string;
   message: string;
   /** ms since the epoch. */
@@ -139,5 +144,7 @@ export type HostRequest =
 
 export type WorkerMessage =
   | { type: 'loaded' }
+  /** Something the network side should log (the worker has no logger): e.g. standing by for a world's lock. */
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; msg: string; data?: Record<string, unknown> }
   | { type: 'reply'; id: number; ok: true; result: unknown }
   | { type: 'reply'; id: number; ok: false; error: string; stack?: string; fatal?: boolean };

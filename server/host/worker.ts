@@ -5,7 +5,7 @@
  */
 import { parentPort, threadId } from 'node:worker_threads';
 import { GameHost } from './game-host.js';
-import type { HostRequest, WorkerMessage } from './types.js';
+import type { HostRequest, SubmitResult, WorkerMessage } from './types.js';
 
 const port = parentPort;
 if (!port) throw new Error('server/host/worker.ts runs as a worker thread (see server/host/host.ts)');
@@ -17,13 +17,41 @@ function need(): GameHost {
   return host;
 }
 
+/**
+ * SQLite answers everything synchronously, as it always has. PostgreSQL's writes are promises: while
+ * one is in flight (`busy`), later messages wait in `waiting`, in order, and are neither executed nor
+ * answered until it is committed, so nothing is ever acknowledged before its commit and nothing runs
+ * on a state whose write may yet fail. Commands that arrive meanwhile are committed together next.
+ */
+let busy = false;
+const waiting: (HostRequest & { id: number })[] = [];
+
+const log = (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => port!.postMessage({ type: 'log', level, msg, data } satisfies WorkerMessage);
+
+function closeHost(): void | Promise<void> {
+  const h = host;
+  host = null;
+  if (!h) return;
+  return h.store.sync ? h.close() : h.closeAsync();
+}
+
 function handle(req: HostRequest): unknown {
   switch (req.op) {
     case 'open': {
-      host?.close();
-      host = GameHost.open(req.config);
-      for (const id of req.watch) host.watched.add(id);
-      return { ...host.info, thread: threadId };
+      const open = (): unknown => {
+        const opened = (h: GameHost) => {
+          host = h;
+          for (const id of req.watch) h.watched.add(id);
+          return { ...h.info, thread: threadId };
+        };
+        if (!req.config.pg) return opened(GameHost.open(req.config));
+        const world = req.config.pg.world;
+        return GameHost.openAsync(req.config, {
+          onWait: (holder) => log('error', `the world "${world}" in PostgreSQL is held by another server; standing by: this server takes it over when that server's connection ends`, { world, holder }),
+        }).then(opened);
+      };
+      const closing = closeHost();
+      return closing ? closing.then(open) : open();
     }
     case 'submit': return need().submit(req.actor, req.text, req.account, req.cause ?? null); // (batched above)
     case 'state': return need().state(req.actor);
@@ -36,11 +64,10 @@ function handle(req: HostRequest): unknown {
       else need().watched.delete(req.actor);
       return null;
     }
-    case 'admin': return need().admin(req.admin, req.account, req.cause ?? null);
+    case 'admin': return need().adminStep(req.admin, req.account, req.cause ?? null);
     case 'close': {
-      host?.close();
-      host = null;
-      return null;
+      const closing = closeHost();
+      return closing ? closing.then(() => null) : null;
     }
     case 'crash': process.exit(3);
   }
@@ -52,7 +79,8 @@ let flushScheduled = false;
 
 function fatal(ids: number[], err: unknown): never {
   // A command or admin operation that threw may have left the World half-changed, and nothing of
-  // it was committed. Exit, so the host restarts from what the database holds.
+  // it was committed. Exit, so the host restarts from what the database holds. (So does a lost
+  // PostgreSQL connection: the world's lock went with it.)
   const error = err instanceof Error ? err.message : String(err);
   const stack = err instanceof Error ? err.stack : undefined;
   for (const id of ids) port!.postMessage({ type: 'reply', id, ok: false, error, stack, fatal: true } satisfies WorkerMessage);
@@ -60,24 +88,65 @@ function fatal(ids: number[], err: unknown): never {
   process.exit(1);
 }
 
-/** Commit the commands executed so far in one transaction, then answer them. */
-function flush(): void {
+/** Commit the commands executed so far in one transaction, then answer them. A promise while PostgreSQL commits. */
+function flush(): void | Promise<void> {
   if (!batch.length) return;
   const ids = batch.splice(0);
+  const answer = (results: SubmitResult[]) => ids.forEach((id, i) => port!.postMessage({ type: 'reply', id, ok: true, result: results[i] } satisfies WorkerMessage));
   let results;
   try {
-    results = need().commit();
+    results = need().commitStep();
   } catch (err) {
     fatal(ids, err);
   }
-  ids.forEach((id, i) => port!.postMessage({ type: 'reply', id, ok: true, result: results[i] } satisfies WorkerMessage));
+  if (!(results instanceof Promise)) return answer(results);
+  return results.then(answer, (err: unknown) => fatal(ids, err));
 }
 
-port.on('message', (msg: HostRequest & { id: number }) => {
+/** Run `step` to its end before any other message: later ones wait in `waiting`. */
+function hold(step: Promise<unknown>): void {
+  busy = true;
+  void step.then(
+    () => {
+      busy = false;
+      while (waiting.length && !busy) receive(waiting.shift()!);
+    },
+    (err: unknown) => fatal([], err),
+  );
+}
+
+function scheduleFlush(): void {
+  if (flushScheduled) return;
+  flushScheduled = true;
+  setImmediate(() => {
+    flushScheduled = false;
+    if (busy) return scheduleFlushAfterBusy();
+    const r = flush();
+    if (r) hold(r);
+  });
+}
+
+/** A flush that came due while a write was in flight: it runs once the write is done (its commands were executed before it). */
+function scheduleFlushAfterBusy(): void {
+  waiting.push({ op: 'flush' } as unknown as HostRequest & { id: number });
+}
+
+function receive(msg: HostRequest & { id: number }): void {
+  if (busy) {
+    waiting.push(msg);
+    return;
+  }
+  if ((msg as { op: string }).op === 'flush') {
+    const r = flush();
+    if (r) hold(r);
+    return;
+  }
   if (msg.op === 'submit' && msg.validOnly && !need().isValidAction(msg.actor, msg.text)) {
     // A model character's action that stopped being valid since it chose it: refused, not executed.
-    flush();
-    port.postMessage({ type: 'reply', id: msg.id, ok: true, result: need().refusal(msg.text) } satisfies WorkerMessage);
+    const r = flush();
+    const refuse = () => port!.postMessage({ type: 'reply', id: msg.id, ok: true, result: need().refusal(msg.text) } satisfies WorkerMessage);
+    if (r) hold(r.then(refuse));
+    else refuse();
     return;
   }
   if (msg.op === 'submit') {
@@ -88,25 +157,41 @@ port.on('message', (msg: HostRequest & { id: number }) => {
       fatal([...batch.splice(0), msg.id], err);
     }
     batch.push(msg.id);
-    if (!flushScheduled) {
-      flushScheduled = true;
-      setImmediate(() => {
-        flushScheduled = false;
-        flush();
-      });
-    }
+    scheduleFlush();
     return;
   }
   // Anything else sees (and is answered after) every command before it.
-  flush();
-  let reply: WorkerMessage;
-  try {
-    reply = { type: 'reply', id: msg.id, ok: true, result: handle(msg) };
-  } catch (err) {
-    if (msg.op === 'admin') fatal([msg.id], err);
-    reply = { type: 'reply', id: msg.id, ok: false, error: err instanceof Error ? err.message : String(err), stack: err instanceof Error ? err.stack : undefined };
+  const run = (): void | Promise<void> => {
+    let result: unknown;
+    try {
+      result = handle(msg);
+    } catch (err) {
+      return answerError(msg, err);
+    }
+    if (!(result instanceof Promise)) {
+      port!.postMessage({ type: 'reply', id: msg.id, ok: true, result } satisfies WorkerMessage);
+      return;
+    }
+    return result.then(
+      (r: unknown) => port!.postMessage({ type: 'reply', id: msg.id, ok: true, result: r } satisfies WorkerMessage),
+      (err: unknown) => answerError(msg, err),
+    );
+  };
+  const flushed = flush();
+  if (flushed) hold(flushed.then(run));
+  else {
+    const r = run();
+    if (r) hold(r);
   }
-  port.postMessage(reply);
-});
+}
+
+function answerError(msg: HostRequest & { id: number }, err: unknown): void {
+  if (msg.op === 'admin') fatal([msg.id], err);
+  // PostgreSQL's connection, and the world's lock with it, is gone (server/store/pg-store.ts, StoreLostError).
+  if ((err as { code?: unknown } | null)?.code === 'LIGHTMUD_STORE_LOST') fatal([msg.id], err);
+  port!.postMessage({ type: 'reply', id: msg.id, ok: false, error: err instanceof Error ? err.message : String(err), stack: err instanceof Error ? err.stack : undefined } satisfies WorkerMessage);
+}
+
+port.on('message', (msg: HostRequest & { id: number }) => receive(msg));
 
 port.postMessage({ type: 'loaded' } satisfies WorkerMessage);

@@ -74,7 +74,13 @@ export interface ServerOptions extends LimitOptions {
   host: string;
   httpPort: number;
   telnetPort: number | null;
+  /** The SQLite file: the world's store, accounts, tokens, agent keys, agent memory, crowd tasks; with `pg`, all but the world. */
   db: string;
+  /**
+   * Keep the world (its event log, snapshots and notes) in PostgreSQL (server/store/pg-store.ts): the connection
+   * string and which world of that database. While another server holds that world, this one stands by.
+   */
+  pg?: { url: string; world: string };
   world?: string;
   fresh: boolean;
   sync: SyncMode;

@@ -88,9 +88,12 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     if (accounts.unknownAdmins.length) {
       log.warn({ names: accounts.unknownAdmins }, '--admin names no existing account: ignored (register first, then use `lightmud admin grant NAME`); registering such a name later gives no admin role');
     }
-    host = await Host.start({ db: opts.db, world: opts.world, fresh: opts.fresh, sync: opts.sync, snapshotEvery: opts.snapshotEvery, maxDbBytes: opts.maxDbBytes }, { log });
+    host = await Host.start({
+      db: opts.db, world: opts.world, fresh: opts.fresh, sync: opts.sync, snapshotEvery: opts.snapshotEvery, maxDbBytes: opts.maxDbBytes,
+      ...(opts.pg ? { pg: { ...opts.pg, wait: true } } : {}),
+    }, { log });
     const info = host.info;
-    log.info({ world: info.title, source: info.source, restored: info.restored, replayed: info.replayed, diverged: info.diverged, seq: info.seq, ...info.counts }, info.restored === 'seeded' ? 'world loaded from its file' : 'world restored from the database');
+    log.info({ world: info.title, source: info.source, store: opts.pg ? `postgres world ${opts.pg.world}` : 'sqlite', restored: info.restored, replayed: info.replayed, diverged: info.diverged, seq: info.seq, ...info.counts }, info.restored === 'seeded' ? 'world loaded from its file' : 'world restored from the database');
     if (info.diverged) log.warn({ diverged: info.diverged }, 'some replayed commands gave other replies than logged (the game code changed since); the replayed state stands');
 
     const connections = new Set<Connection>();

@@ -70,7 +70,14 @@ CREATE TABLE IF NOT EXISTS tokens (
 CREATE INDEX IF NOT EXISTS tokens_expiry ON tokens (expires_at);
 `;
 
+/** `--db` names PostgreSQL (server/store/pg-store.ts), not a file. */
+export const isPostgresUrl = (s: string | undefined): s is string => !!s && /^postgres(ql)?:\/\//i.test(s);
+
 export function openDb(path: string, opts: { sync?: SyncMode; readonly?: boolean } = {}): Db {
+  if (isPostgresUrl(path)) {
+    // Never a file named after the address: the tools that take --db work on the SQLite file.
+    throw new Error('--db names a PostgreSQL database: this works on the SQLite file (with a world in PostgreSQL, the file given to serve as --local-db, default ./data/lightmud.db); the world in PostgreSQL is read only by lightmud serve for now');
+  }
   const file = path === ':memory:' ? path : resolve(path);
   if (file !== ':memory:' && !opts.readonly) mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file, opts.readonly ? { readonly: true, fileMustExist: true } : {});
@@ -118,6 +125,10 @@ export function isStorageError(err: unknown): err is Error & { code: string } {
 
 /** What a storage fault means, for players and operators. */
 export function describeStorageFault(f: { code: string }): string {
+  // PostgreSQL (server/store/pg-store.ts): PG_ and the SQLSTATE.
+  if (f.code === 'PG_53100') return 'its database\'s disk is full';
+  if (f.code === 'PG_25006') return 'its database is read-only';
+  if (f.code.startsWith('PG_')) return `its database cannot be written (PostgreSQL ${f.code.slice(3)})`;
   if (f.code === 'SQLITE_FULL') return 'its disk is full';
   if (f.code.startsWith('SQLITE_READONLY') || f.code === 'SQLITE_PERM' || f.code === 'SQLITE_CANTOPEN') return 'its database is read-only';
   if (f.code.startsWith('SQLITE_BUSY') || f.code.startsWith('SQLITE_LOCKED')) return 'its database is locked by another program';

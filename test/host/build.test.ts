@@ -1,9 +1,9 @@
-/** The builder rules (server/host/build.ts) on a World, and the game host keeping what they make over a reopen of one SQLite file. */
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+/** The builder rules (server/host/build.ts) on a World, and the game host keeping what they make over a reopen of its store (SQLite, PostgreSQL). */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { World, buildWorldState } from '../../server/engine/index.js';
 import { build, parseCreate } from '../../server/host/build.js';
 import { GameHost } from '../../server/host/game-host.js';
+import { storeKinds } from '../server/stores.js';
 import { LITTLE_WORLD } from '../fixtures/little-world.js';
 import { tempDir, writeLittleWorld } from '../server/helpers.js';
 
@@ -49,31 +49,36 @@ describe('builder rules', () => {
   });
 });
 
-describe('the game host keeps what builders make', () => {
-  const tmp = tempDir();
-  afterAll(() => tmp.cleanup());
+for (const kind of storeKinds()) {
+  describe.skipIf(kind.skip)(`the game host keeps what builders make (${kind.name})`, () => {
+    const tmp = tempDir();
+    beforeAll(() => kind.setup());
+    afterAll(async () => {
+      await kind.teardown();
+      tmp.cleanup();
+    });
 
-  it('logs each change with a snapshot in one transaction: reopened without a clean close, the world is as built', () => {
-    const db = join(tmp.dir, 'host.db');
-    const world = writeLittleWorld(tmp.dir);
-    const host = GameHost.open({ db, world });
-    const dug = host.admin({ op: 'build', actor: 'orc', verb: 'dig', args: 'east Herb Bed' }, 'root');
-    expect(dug.ok).toBe(true);
-    expect(host.admin({ op: 'build', actor: 'orc', verb: 'dig', args: 'east Herb Bed' }, 'root')).toMatchObject({ ok: false, text: expect.stringContaining('already an exit "east"') });
-    expect(host.submit('orc', 'go east').ok).toBe(true);
-    expect(host.admin({ op: 'build', actor: 'orc', verb: 'describe', args: 'here = Bees.' }, 'root').ok).toBe(true);
-    expect(host.admin({ op: 'create', actor: 'orc', spec: 'hive = Humming. with container, fixed' }, 'root').ok).toBe(true);
-    expect(host.submit('orc', 'put club in hive').ok).toBe(false); // wielded: remove it first
-    expect(host.submit('orc', 'remove club').ok).toBe(true);
-    expect(host.submit('orc', 'put club in hive').ok).toBe(true);
-    const log = host.store.recent(10).map((e) => `${e.kind} ${e.input}`);
-    expect(log.filter((l) => l.startsWith('admin'))).toEqual(['admin @create hive = Humming. with container, fixed', 'admin @describe here = Bees.', 'admin @dig east Herb Bed']);
-    const expected = host.world.toJSON();
-    // No close(): no shutdown snapshot, as after a kill -9.
-    host.db.close();
-    const again = GameHost.open({ db, world });
-    expect(again.world.toJSON().nodes).toEqual(expected.nodes);
-    expect(again.world.toJSON().placement).toEqual(expected.placement);
-    again.close();
+    it('logs each change with a snapshot in one transaction: reopened without a clean close, the world is as built', async () => {
+      const config = { ...kind.hostConfig(tmp.dir, 'host'), world: writeLittleWorld(tmp.dir) };
+      const host = await GameHost.openAsync(config);
+      const dug = await host.adminAsync({ op: 'build', actor: 'orc', verb: 'dig', args: 'east Herb Bed' }, 'root');
+      expect(dug.ok).toBe(true);
+      expect(await host.adminAsync({ op: 'build', actor: 'orc', verb: 'dig', args: 'east Herb Bed' }, 'root')).toMatchObject({ ok: false, text: expect.stringContaining('already an exit "east"') });
+      expect((await host.submitAsync('orc', 'go east')).ok).toBe(true);
+      expect((await host.adminAsync({ op: 'build', actor: 'orc', verb: 'describe', args: 'here = Bees.' }, 'root')).ok).toBe(true);
+      expect((await host.adminAsync({ op: 'create', actor: 'orc', spec: 'hive = Humming. with container, fixed' }, 'root')).ok).toBe(true);
+      expect((await host.submitAsync('orc', 'put club in hive')).ok).toBe(false); // wielded: remove it first
+      expect((await host.submitAsync('orc', 'remove club')).ok).toBe(true);
+      expect((await host.submitAsync('orc', 'put club in hive')).ok).toBe(true);
+      const log = (await kind.logged(tmp.dir, 'host', { limit: 10 })).reverse().map((e) => `${e.kind} ${e.input}`);
+      expect(log.filter((l) => l.startsWith('admin'))).toEqual(['admin @create hive = Humming. with container, fixed', 'admin @describe here = Bees.', 'admin @dig east Herb Bed']);
+      const expected = host.world.toJSON();
+      // No close(): no shutdown snapshot, as after a kill -9.
+      await host.store.close();
+      const again = await GameHost.openAsync(config);
+      expect(again.world.toJSON().nodes).toEqual(expected.nodes);
+      expect(again.world.toJSON().placement).toEqual(expected.placement);
+      await again.closeAsync();
+    });
   });
-});
+}

@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAdmin, startTestServer, tempDir, TelnetClient, writeLittleWorld, WsClient } from './helpers.js';
+import { storeKinds } from './stores.js';
 
 const BIN = fileURLToPath(new URL('../../bin/lightmud.mjs', import.meta.url));
 
@@ -16,9 +16,9 @@ interface Child {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Run `lightmud serve` as a child process; resolves once its "listening" log line names the ports. */
-function serve(db: string, world: string): Promise<Child> {
-  const proc = spawn(process.execPath, [BIN, 'serve', '--db', db, '--world', world, '--http-port', '0', '--telnet-port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Run `lightmud serve` as a child process; resolves once its "listening" log line names the ports. `onLog` sees every log line before. */
+function serve(store: string[], world: string, onLog?: (entry: Record<string, unknown>) => void): Promise<Child> {
+  const proc = spawn(process.execPath, [BIN, 'serve', ...store, '--world', world, '--http-port', '0', '--telnet-port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: Record<string, unknown>[] = [];
   let stderr = '';
   proc.stderr!.on('data', (d) => (stderr += String(d)));
@@ -33,18 +33,23 @@ function serve(db: string, world: string): Promise<Child> {
         return;
       }
       logs.push(entry);
+      onLog?.(entry);
       if (entry.event === 'listening') resolve({ proc, httpPort: entry.httpPort as number, telnetPort: entry.telnetPort as number, logs, exited });
     });
     void exited.then(({ code }) => reject(new Error(`lightmud serve exited (${code}) before listening: ${stderr}`)));
   });
 }
 
-describe('persistence', () => {
+for (const kind of storeKinds()) describe.skipIf(kind.skip)(`persistence (${kind.name})`, () => {
   const tmp = tempDir();
-  afterAll(() => tmp.cleanup());
+  beforeAll(() => kind.setup());
+  afterAll(async () => {
+    await kind.teardown();
+    tmp.cleanup();
+  });
 
   it('keeps every acknowledged change across a clean stop and a kill -9', async () => {
-    const db = join(tmp.dir, 'crash.db');
+    const db = kind.serveArgs(tmp.dir, 'crash');
     const world = writeLittleWorld(tmp.dir);
 
     // Run 1: play, then stop cleanly with SIGTERM.
@@ -110,18 +115,74 @@ describe('persistence', () => {
     expect((await child.exited).code).toBe(0);
 
     // The log holds every acknowledged command, in order, with actor and text.
-    const log = new Database(db, { readonly: true });
-    const rows = log.prepare('SELECT seq, actor, input, text FROM events WHERE seq IN (' + acknowledged.join(',') + ') ORDER BY seq').all() as { actor: string; input: string; text: string }[];
-    log.close();
+    const rows = await kind.logged(tmp.dir, 'crash', { seqs: acknowledged });
     expect(rows.map((r) => r.input)).toEqual(['drop shovel', 'get rake', 'go south', 'put rake in oak chest', 'get gold coin from chest', 'say remember me']);
     expect(rows.every((r) => r.actor === 'kitty')).toBe(true);
     expect(rows[5]!.text).toBe('You say, "remember me"');
   });
 });
 
-describe('reloads keep everyone connected', () => {
+for (const kind of storeKinds().filter((k) => k.name === 'postgres')) describe.skipIf(kind.skip)(`one writer per world (${kind.name})`, () => {
+  const tmp = tempDir();
+  beforeAll(() => kind.setup());
+  afterAll(async () => {
+    await kind.teardown();
+    tmp.cleanup();
+  });
+
+  it('a second server on the same world refuses to write and stands by; it takes over, with everything acknowledged, when the first is killed -9', async () => {
+    const world = writeLittleWorld(tmp.dir);
+    const first = await serve(kind.serveArgs(tmp.dir, 'fence'), world);
+    const ws = await WsClient.open(`ws://127.0.0.1:${first.httpPort}/ws`);
+    await ws.guest('kitty');
+    const got = await ws.command('get shovel');
+    expect(got.result.ok).toBe(true);
+
+    // The second server: another local file, the same PostgreSQL world. It says why it waits, and does not listen.
+    const args = kind.serveArgs(tmp.dir, 'fence');
+    args[args.indexOf('--local-db') + 1] = `${tmp.dir}/second-local.db`;
+    let standing: (e: Record<string, unknown>) => void;
+    const stoodBy = new Promise<Record<string, unknown>>((resolve) => (standing = resolve));
+    let listening = false;
+    const second = serve(args, world, (e) => {
+      if (typeof e.msg === 'string' && e.msg.includes('held by another server')) standing(e);
+      if (e.event === 'listening') listening = true;
+    });
+    const notice = await stoodBy;
+    expect(notice).toMatchObject({ level: 50, world: 'fence', holder: expect.stringContaining(`lightmud pid ${first.proc.pid} world fence`) });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(listening).toBe(false);
+    // The first still writes.
+    expect((await ws.command('go north')).result.ok).toBe(true);
+
+    first.proc.kill('SIGKILL');
+    const killedAt = Date.now();
+    const took = await second;
+    const restored = took.logs.find((l) => l.msg === 'world restored from the database')!;
+    expect(restored).toMatchObject({ restored: 'snapshot', store: 'postgres world fence' });
+    expect(Date.now() - killedAt).toBeLessThan(10_000);
+    const kitty = await WsClient.open(`ws://127.0.0.1:${took.httpPort}/ws`);
+    const state = await kitty.guest('kitty');
+    expect(state.room.id).toBe('shed');
+    expect(state.character.carrying.map((o) => o.id)).toEqual(['shovel']);
+    const dropped = await kitty.command('drop shovel');
+    expect(dropped.result.ok).toBe(true);
+    took.proc.kill('SIGTERM');
+    expect((await took.exited).code).toBe(0);
+    expect((await kind.logged(tmp.dir, 'fence', { limit: 10 })).map((r) => r.input)).toEqual(['get shovel', 'go north', 'drop shovel']);
+  });
+});
+
+for (const kind of storeKinds()) describe.skipIf(kind.skip)(`reloads keep everyone connected (${kind.name})`, () => {
+  const tmp = tempDir();
+  beforeAll(() => kind.setup());
+  afterAll(async () => {
+    await kind.teardown();
+    tmp.cleanup();
+  });
+
   it('reloads the game code and the world without dropping websocket or telnet players', async () => {
-    const server = await startTestServer();
+    const server = await startTestServer(kind.serverOptions(tmp.dir, 'reload'), tmp.dir);
     try {
       await makeAdmin(server, 'root', 'root password');
       const admin = await WsClient.open(server.wsUrl);
@@ -170,9 +231,18 @@ describe('reloads keep everyone connected', () => {
       await server.stop();
     }
   });
+});
+
+for (const kind of storeKinds()) describe.skipIf(kind.skip)(`a crashed game worker (${kind.name})`, () => {
+  const tmp = tempDir();
+  beforeAll(() => kind.setup());
+  afterAll(async () => {
+    await kind.teardown();
+    tmp.cleanup();
+  });
 
   it('restarts a crashed game worker from the database while players stay connected', async () => {
-    const server = await startTestServer();
+    const server = await startTestServer(kind.serverOptions(tmp.dir, 'worker'), tmp.dir);
     try {
       const c = await WsClient.open(server.wsUrl);
       await c.guest('carter');
@@ -186,7 +256,7 @@ describe('reloads keep everyone connected', () => {
       expect(c.closed).toBeNull();
       await c.close();
     } finally {
-      await server.stop();
+      await server.close();
     }
   });
 });

@@ -5,6 +5,7 @@ import { startServer } from '../../net/server.js';
 import { chooseLogFormat, prettyStream, wantsColour } from '../../net/log-format.js';
 import { relative } from 'node:path';
 import { DEFAULT_WORLD } from '../../world-io/load-world.js';
+import { DEFAULT_PG_WORLD, isPostgresUrl } from '../../store/store.js';
 
 const seconds = (v: string | undefined, name: string, fallbackMs: number) => (v === undefined ? fallbackMs : intOption(v, name, 0) * 1000);
 
@@ -43,16 +44,23 @@ export const serveCommand: Command = {
   name: 'serve',
   summary: 'run the multiplayer server: HTTP + websocket (3000) and telnet (4000)',
   usage: [
-    'usage: lightmud serve [--world FILE] [--db FILE] [--http-port N] [--telnet-port N] [--host H] [options]',
+    'usage: lightmud serve [--world FILE] [--db FILE|postgres://...] [--http-port N] [--telnet-port N] [--host H] [options]',
     '',
     'Serves a world to telnet clients, browsers (http://localhost:3000/) and websocket programs (/ws).',
-    'State, accounts and the event log live in one SQLite file; on start the server restores the last state.',
+    'State, accounts and the event log live in one SQLite file (or the world in PostgreSQL, --db postgres://...);',
+    'on start the server restores the last state.',
     'SIGINT / SIGTERM: players are told, the world is saved, exit 0.',
     '',
     `  --world FILE        world file or directory, or a LIGHT map, for a new database (default: the bundled world,`,
     `                      ${relative(process.cwd(), DEFAULT_WORLD) || DEFAULT_WORLD}); a database remembers its world`,
     `  --fresh             start the world anew from its file, discarding the saved world state (accounts are kept)`,
     `  --db FILE           SQLite file (default ${DEFAULT_OPTIONS.db})`,
+    '  --db postgres://USER:PASSWORD@HOST:PORT/DATABASE',
+    '                      keep the world (event log, snapshots) in PostgreSQL instead; accounts, tokens, agent keys',
+    '                      and the rest stay in the SQLite file of --local-db. One server writes a world: while another',
+    '                      holds it (an advisory lock), this one stands by and takes over when that one\'s connection ends',
+    `  --world-id NAME     which world of the PostgreSQL database (default ${DEFAULT_PG_WORLD})`,
+    `  --local-db FILE     with --db postgres://...: the SQLite file for what stays on SQLite (default ${DEFAULT_OPTIONS.db})`,
     `  --http-port N       HTTP and websocket port (default $PORT or ${DEFAULT_OPTIONS.httpPort}; 0 picks a free one)`,
     `  --telnet-port N     telnet port (default $TELNET_PORT or ${DEFAULT_OPTIONS.telnetPort}; 0 picks a free one; "off" for none)`,
     `  --host H            address to listen on (default $HOST or ${DEFAULT_OPTIONS.host}; 127.0.0.1 for this machine only)`,
@@ -60,7 +68,8 @@ export const serveCommand: Command = {
     '                      role at start-up; other names are ignored with a warning (registering one later gives',
     '                      nothing). Use lightmud admin grant NAME instead.',
     `  --sync MODE         full (default: each acknowledged action is fsynced) or normal (faster; survives a crash of`,
-    '                      the server but not of the machine)',
+    '                      the server but not of the machine). SQLite only: on PostgreSQL an action is acknowledged',
+    '                      after its COMMIT with synchronous_commit = on',
     `  --snapshot-every N  commands between world snapshots (default ${DEFAULT_OPTIONS.snapshotEvery})`,
     '  --trust-proxy ADDRS comma-separated addresses of reverse proxies in front of the HTTP port: websockets through',
     '                      them are counted and limited by the client address in X-Forwarded-For (default: none)',
@@ -84,7 +93,7 @@ export const serveCommand: Command = {
   ].join('\n'),
   async run(args) {
     const { opts: o } = parseOptions(args, {
-      world: 'string', db: 'string', 'http-port': 'string', 'telnet-port': 'string', host: 'string', admin: 'string', fresh: 'boolean', 'trust-proxy': 'string',
+      world: 'string', db: 'string', 'local-db': 'string', 'world-id': 'string', 'http-port': 'string', 'telnet-port': 'string', host: 'string', admin: 'string', fresh: 'boolean', 'trust-proxy': 'string',
       sync: 'string', 'snapshot-every': 'string', 'max-connections': 'string', 'max-per-ip': 'string', rate: 'string', burst: 'string',
       'max-frame': 'string', 'max-line': 'string', 'login-timeout': 'string', 'idle-timeout': 'string', linkdead: 'string', 'log-level': 'string', 'log-format': 'string',
       ...Object.fromEntries(ABUSE_LIMITS.map(([flag]) => [flag, 'string' as const])),
@@ -102,8 +111,13 @@ export const serveCommand: Command = {
     if (askedFormat !== undefined && askedFormat !== 'pretty' && askedFormat !== 'json') throw new UsageError(`--log-format is pretty or json, not "${askedFormat}"`);
     const logFormat = chooseLogFormat(askedFormat, process.stdout);
     const telnetArg = o['telnet-port'] ?? env.TELNET_PORT;
+    const pg = isPostgresUrl(o.db);
+    if (!pg && (o['local-db'] !== undefined || o['world-id'] !== undefined)) throw new UsageError('--local-db and --world-id go with --db postgres://...');
+    const worldId = o['world-id'] ?? DEFAULT_PG_WORLD;
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(worldId)) throw new UsageError(`--world-id is 1 to 64 letters, digits, _ . or -, not "${worldId}"`);
     const options: Partial<ServerOptions> = {
-      db: o.db ?? DEFAULT_OPTIONS.db,
+      db: pg ? (o['local-db'] ?? DEFAULT_OPTIONS.db) : (o.db ?? DEFAULT_OPTIONS.db),
+      ...(pg ? { pg: { url: o.db!, world: worldId } } : {}),
       fresh: o.fresh ?? false,
       httpPort: port(o['http-port'] ?? env.PORT, 'http-port', DEFAULT_OPTIONS.httpPort),
       telnetPort: telnetArg === 'off' ? null : port(telnetArg, 'telnet-port', DEFAULT_OPTIONS.telnetPort ?? 4000),
