@@ -20,8 +20,9 @@ describe('the written episode corpus', () => {
     const report = checkCorpus(world, episodes, { minTurns: 8 });
     expect(report.problems.slice(0, 10)).toEqual([]);
     expect(report.turns).toBeGreaterThanOrEqual(36_000);
-    // the plain-voice settings talk more and act less than the first corpus did (about 1 turn in 6)
-    expect(report.withAction / report.turns).toBeGreaterThan(0.2);
+    // the plain-voice settings and the "ask" episodes (people getting to know each other) talk more and act
+    // less than the first corpus did: 19% of turns with an action after the second round of "ask" episodes
+    expect(report.withAction / report.turns).toBeGreaterThan(0.15);
     expect(report.withEmote / report.turns).toBeGreaterThan(0.2);
   }, 240_000);
 
