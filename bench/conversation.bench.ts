@@ -9,6 +9,8 @@
  *   place?", ...) said in turn to 12 model characters; the same rates over their replies, and replies
  *   missing. The transcript is written to .cache/bench/conversation-probe.md, to be read and scored
  *   by a person (../shared/rubrics/model-replies.md): rules see only some defects.
+ * conversation_probe_held_out, _fresh, _fresh_2: the same with HELD_OUT_LINES, FRESH_LINES and
+ *   FRESH_LINES_2 (see each list for how it was kept out of the corpus); `unsure` counts plain lines.
  *
  * Options (environment): CONVERSATION_EPISODES (60), CONVERSATION_CHARACTERS (12).
  */
@@ -97,6 +99,24 @@ export const FRESH_LINES = [
   'It was nice meeting you. See you around!',
 ];
 
+/**
+ * A second fresh probe, written on 2026-11-25 (fourth session) before a second round of "ask" episodes
+ * was added to the corpus, by someone who saw only this file's other lists (to avoid their lines and
+ * subjects) and never the corpus, the writing briefs or any reply; the corpus writers never saw it.
+ */
+export const FRESH_LINES_2 = [
+  'Excuse me, have you got a moment to spare?',
+  "I'm a bit nervous around strangers, to be honest.",
+  'Do you like animals?',
+  'Which season of the year do you like best?',
+  'What was your childhood like?',
+  'Who is your closest friend?',
+  'What are you most afraid of?',
+  "What's the best advice anyone ever gave you?",
+  'I think I dropped a ring somewhere near here.',
+  "Right, I'll leave you in peace. Bye for now!",
+];
+
 const pct = (x: number) => Number((x * 100).toFixed(2));
 
 export default async function conversation(ctx: BenchContext): Promise<void> {
@@ -125,7 +145,7 @@ export default async function conversation(ctx: BenchContext): Promise<void> {
   writeFileSync(join(OUT, 'conversation-episodes.md'), episodesMarkdown(world, episodes, flagged));
 
   // ---- a person's ordinary lines to model characters ----------------------------------------------
-  for (const [name, lines, file] of [['conversation_probe', PROBE_LINES, 'conversation-probe.md'], ['conversation_probe_held_out', HELD_OUT_LINES, 'conversation-probe-held-out.md'], ['conversation_probe_fresh', FRESH_LINES, 'conversation-probe-fresh.md']] as const) {
+  for (const [name, lines, file] of [['conversation_probe', PROBE_LINES, 'conversation-probe.md'], ['conversation_probe_held_out', HELD_OUT_LINES, 'conversation-probe-held-out.md'], ['conversation_probe_fresh', FRESH_LINES, 'conversation-probe-fresh.md'], ['conversation_probe_fresh_2', FRESH_LINES_2, 'conversation-probe-fresh-2.md']] as const) {
     await probe(ctx, world, policy, checker, model, name, lines, join(OUT, file));
   }
   await policy.ranker.release();

@@ -1,12 +1,13 @@
 /**
  * Social cues in a partner's line that call for a particular kind of response (LIGHT's table 9):
  * a threat ("you must die!") calls for hitting back, fleeing or screaming; sadness ("I'm feeling
- * sad") for a hug. Detection is by rule (small word lists); which response the character gives to a
+ * sad") for a hug; hunger or thirst ("I'm parched") for food or drink, offered when the character has
+ * some. Detection is by rule (small word lists); which response the character gives to a
  * threat is left to the model (see policy.ts).
  */
 import { sentences } from './requests.js';
 
-export type Cue = 'threat' | 'sad';
+export type Cue = 'threat' | 'sad' | 'hungry' | 'thirsty';
 
 const THREAT = [
   /\byou (?:must|will|shall|are going to|'re going to|gonna) (?:die|pay|suffer|perish|bleed|regret)\b/,
@@ -35,11 +36,23 @@ const SAD = [
   /\bi (?:could|want to|wanna) cry\b/,
 ];
 
-/** The cue in a partner's line, if any (a threat wins over sadness). */
+/** Hunger and thirst said of oneself ("I'm starving", "Haven't had a drop all day"): food or drink, if the character has some, is offered (view.ts). */
+const HUNGRY = [
+  /\bi(?:'m| am)(?: so| very| really| rather| a bit| half| near| nearly)? (?:hungry|starving|starved|famished|ravenous)\b/,
+  /\bi (?:haven't|have not|hadn't) eaten\b|\bnot eaten (?:in|for|since)\b|\bhaven't had a bite\b/,
+];
+const THIRSTY = [
+  /\bi(?:'m| am)(?: so| very| really| rather| a bit| half)? (?:thirsty|parched|dry as)\b/,
+  /\b(?:haven't|have not|hadn't) had a (?:drop|drink|sip)\b|\bdying (?:of|for a) (?:thirst|drink)\b/,
+];
+
+/** The cue in a partner's line, if any (a threat wins over sadness, sadness over hunger and thirst). */
 export function cueOf(text: string): Cue | null {
   const ss = sentences(text).map((s) => s.toLowerCase());
   if (ss.some((s) => THREAT.some((r) => r.test(s)))) return 'threat';
   if (ss.some((s) => SAD.some((r) => r.test(s)))) return 'sad';
+  if (ss.some((s) => THIRSTY.some((r) => r.test(s)))) return 'thirsty';
+  if (ss.some((s) => HUNGRY.some((r) => r.test(s)))) return 'hungry';
   return null;
 }
 

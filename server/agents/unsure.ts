@@ -10,14 +10,15 @@
  * 35 of the 44 replies in that region were nonsense (5% of them sensible): a person who does not know
  * says so, or says something plain.
  */
-import { lineKind } from './line-kind.js';
+import { asksAboutYou, lineKind } from './line-kind.js';
 
 /** Plain lines for each kind of heard line, in the order they are tried. */
-const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'tired' | 'hungry' | 'cold' | 'lost' | 'offer' | 'tag' | 'personal' | 'yesno' | 'wh' | 'remark', string[]> = {
+const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'wellbeing' | 'tired' | 'hungry' | 'cold' | 'lost' | 'offer' | 'tag' | 'personal' | 'yesno' | 'wh' | 'remark', string[]> = {
   farewell: ['Safe roads to you.', 'Go well, then.', 'Farewell. Mind how you go.', 'Goodbye, then.'],
   thanks: ["You're welcome.", 'Think nothing of it.', 'Glad to help.'],
   sorry: ['No harm done.', "It's no bother.", "Don't fret about it."],
   greeting: ['Good day to you.', 'Hello there.', 'Well met.'],
+  wellbeing: ['Well enough, thank you.', "Can't complain. And you?", 'Getting by, thank you.', 'Not so bad, all told.'],
   tired: ['Then sit a while and rest.', 'Rest your feet, then.'],
   hungry: ["I'm sorry to hear it. Food's hard to come by some days."],
   cold: ["It's a cold one, right enough."],
@@ -42,8 +43,10 @@ export function unsureKind(heard: string): keyof typeof LINES {
   if (THANKS.test(s)) return 'thanks';
   if (SORRY.test(s)) return 'sorry';
   const kind = lineKind(heard);
+  const last = s.split(/(?<=[.!?])\s+/).pop() ?? s;
+  // "How are you today?", "How are you keeping?", "How's life?"
+  if (/^(?:and\s+)?how(?:'s| is| are| have)\s+(?:you|ye|things|life|it going|you been|your day)\b[^?]*\?$/.test(last) && !/\bhow (?:are|did|do) you (?:know|get|make|find|manage|come|feel about)\b/.test(last)) return 'wellbeing';
   if (kind === 'yesno') {
-    const last = s.split(/(?<=[.!?])\s+/).pop() ?? s;
     // "Cold tonight, isn't it?": agreeing is the plain answer
     if (/,\s*(?:isn't|aren't|wasn't|don't|doesn't|didn't|right|eh)\b[^,]*\?$/.test(last)) return 'tag';
     // "Do you need any help?", "Can I get you anything?": an offer
@@ -52,7 +55,8 @@ export function unsureKind(heard: string): keyof typeof LINES {
     if (/^(?:are|were|did)\s+(?:you|ye)\b|^(?:do|would|will)\s+(?:you|ye)\s+(?:like|love|have|believe|enjoy|want|miss|ever|sing|play|pray|hope|fear|mind|dream|think|sleep|eat|drink|hunt|fish|go|live|work)\b|^have\s+(?:you|ye)\s+(?:ever|always|been|got|a|any|no|lived|worked|travelled|traveled|married|seen a)\b/.test(last)) return 'personal';
     return 'yesno';
   }
-  if (kind !== 'remark') return 'wh';
+  // "Where are you from?", "What makes you laugh?": about the speaker's own life
+  if (kind !== 'remark') return asksAboutYou(heard) ? 'personal' : 'wh';
   if (/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:tired|weary|exhausted|worn out)\b|\bwalking all day\b/.test(s)) return 'tired';
   if (/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:hungry|starving|famished)\b/.test(s)) return 'hungry';
   if (/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:cold|freezing|frozen)\b/.test(s)) return 'cold';

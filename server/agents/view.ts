@@ -102,6 +102,12 @@ export function agentView(world: World, self: NodeId, opts: ViewOptions = {}): A
     if (plan) view.plan = plan;
     const cue = cueOf(text);
     if (cue) view.cue = cue;
+    // "I'm starving." / "I'm parched.": offered what the character has to eat or drink, as if asked
+    // for it; nothing to offer is no refusal (nothing was asked)
+    if (!plan && (cue === 'hungry' || cue === 'thirsty')) {
+      const offer = planRequest(world, self, speaker.id, cue === 'hungry' ? 'Give me something to eat.' : 'Give me something to drink.');
+      if (offer && !offer.failure && offer.steps.length) view.plan = offer;
+    }
   }
   return view;
 }

@@ -10,6 +10,7 @@ import { DEFAULT_WORLD, loadWorld } from '../../server/world-io/load-world.js';
 import { firstPerson, planRequest } from '../../server/agents/requests.js';
 import { acknowledge, refuse } from '../../server/agents/policy.js';
 import { cueOf } from '../../server/agents/cues.js';
+import { agentView } from '../../server/agents/view.js';
 import { littleWorld } from '../fixtures/little-world.js';
 
 const steps = (w: World, self: string, partner: string, text: string, lastObject?: string) => planRequest(w, self, partner, text, { lastObject });
@@ -341,5 +342,28 @@ describe('first person and cues', () => {
     expect(cueOf('I am so lonely.')).toBe('sad');
     expect(cueOf('What a fine day.')).toBeNull();
     expect(cueOf('Give it back or I will scream for the captain.')).toBeNull();
+  });
+
+  it('recognises hunger and thirst said of oneself', () => {
+    expect(cueOf("I'm starving, I haven't eaten in days.")).toBe('hungry');
+    expect(cueOf("I'm parched. Haven't had a drop all day.")).toBe('thirsty');
+    expect(cueOf('Are you hungry?')).toBeNull();
+    expect(cueOf('The goats are always hungry.')).toBeNull();
+  });
+});
+
+describe('hunger and thirst heard', () => {
+  it('offer food or drink the character has, as if asked; nothing to offer is no refusal', () => {
+    const w = littleWorld();
+    const view = agentView(w, 'gardener', { heard: { from: 'orc', text: "I'm so hungry." } })!;
+    expect(view.cue).toBe('hungry');
+    expect(view.plan?.steps).toEqual(['give apple to orc']);
+    const thirsty = agentView(w, 'gardener', { heard: { from: 'orc', text: "I'm parched." } })!;
+    expect(thirsty.cue).toBe('thirsty');
+    expect(thirsty.plan?.steps).toEqual(['give flask of ale to orc']);
+    // the orc has nothing to eat
+    const none = agentView(w, 'orc', { heard: { from: 'gardener', text: "I'm starving." } })!;
+    expect(none.cue).toBe('hungry');
+    expect(none.plan).toBeUndefined();
   });
 });

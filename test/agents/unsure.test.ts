@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { unsureKind, unsureLine } from '../../server/agents/unsure.js';
-import { lineKind } from '../../server/agents/line-kind.js';
+import { asksAboutYou, lineKind, yesNoToWh } from '../../server/agents/line-kind.js';
 
 describe('the kind of plain line a heard line calls for', () => {
   it.each([
@@ -18,7 +18,14 @@ describe('the kind of plain line a heard line calls for', () => {
     ['Have you heard any news?', 'yesno'],
     ['Is there a well nearby?', 'yesno'],
     ['Who is in charge around here?', 'wh'],
-    ['You there, what do you want?', 'wh'],
+    ['You there, what do you want?', 'personal'],
+    ['Where is the well?', 'wh'],
+    ['What do people eat around here?', 'wh'],
+    ['Where are you from?', 'personal'],
+    ['What makes you laugh?', 'personal'],
+    ['Hello, drover! How are you today?', 'wellbeing'],
+    ["How's life treating you?", 'wellbeing'],
+    ['How do you know my name?', 'wh'],
     ["I'm so tired. I've been walking all day.", 'tired'],
     ['Hello there!', 'greeting'],
     ['The crows are loud today.', 'remark'],
@@ -30,6 +37,41 @@ describe('the kind of plain line a heard line calls for', () => {
     expect(lineKind('Good evening! Where are you from?')).toBe('where');
     expect(lineKind('Are you married?')).toBe('yesno');
     expect(lineKind('Married! Well, bless you.')).toBe('remark');
+  });
+});
+
+describe('a question about the one asked', () => {
+  it.each([
+    ['Where are you from?', true],
+    ['Hello! How are you today?', true],
+    ['Do you believe in magic?', true],
+    ["What's your favourite thing about this place?", true],
+    ['What would you do with a bag of gold?', true],
+    ['Could you give me something to eat?', false],
+    ['Can you tell me the way to the chapel?', false],
+    ['Do you need any help?', false],
+    ['Do you know anyone hiring?', false],
+    ['Have you heard any news?', false],
+    ['Mind if I sit with you a while?', false],
+    ['Who is in charge around here?', false],
+    ['Tell me about yourself.', false],
+  ])('%s -> %s', (heard, about) => {
+    expect(asksAboutYou(heard)).toBe(about);
+  });
+});
+
+describe('a yes or no to a question that asks who, what, where...', () => {
+  it.each([
+    ['Who is in charge around here?', 'Yes. Everybody wants you to bend the rules.', true],
+    ['Good evening! Where are you from?', 'No, not from here.', true],
+    ['How are you today?', 'Aye, well enough.', true],
+    ['How about a drink?', 'Yes, please.', false],
+    ['Why not sit down?', 'No, I must be going.', false],
+    ["Cold tonight, isn't it?", 'Yes, bitter.', false],
+    ['Are you married?', 'No.', false],
+    ['Who is in charge around here?', 'The baroness, up at the castle.', false],
+  ])('%s -> %s: %s', (heard, reply, bad) => {
+    expect(yesNoToWh(heard, reply)).toBe(bad);
   });
 });
 
