@@ -2,7 +2,9 @@
  * Answers, from the graph, to a person's questions about where they are and who the character is:
  * "What is this place?" -> the room's name and the first sentence of its description; "What do you
  * do here?" / "Tell me about yourself." / "Who are you?" -> the first sentence of the character's
- * persona, which LIGHT writes in the first person ("I am a dockhand on the Saltmere docks, ...").
+ * persona, which LIGHT writes in the first person ("I am a dockhand on the Saltmere docks, ..."); "Where
+ * are you from?" -> the persona's sentences that say so ("I am a young pilgrim from the Greenhollow
+ * farms, ..."), else "From round here, near enough.".
  * Retrieved lines answered these badly: the pool rarely holds an answer written for this room or
  * this character, and a line written for another is false here.
  */
@@ -25,6 +27,16 @@ const SELF = [
   /\bwhat are you doing here\b/,
   /\bwhat brings you here\b/,
 ];
+
+/** "Where are you from?": answered from the persona when it says, else modestly. */
+const ORIGIN = [
+  /\bwhere (?:are|do|d') ?(?:you|ye) (?:from|come from|hail from)\b/,
+  /\bwhere(?:'s| is) (?:your )?home\b/,
+  /\bwhere (?:were|was) you (?:born|raised|brought up)\b/,
+  /\bwhere did you grow up\b/,
+];
+/** A persona sentence that tells where one comes from or how long one has been here. */
+const FROM = /\b(?:born|grew up|raised|came (?:here |up |down |over )?from|came (?:up |down |over )?here|(?:I am|I'm|I was) (?:a|an|the) [a-z' -]+ from|in my family since|(?:have|has) lived)\b/i;
 
 /** The sentences of a text of at most `maxWords` words each. */
 function sentences(text: string, maxWords = 32): string[] {
@@ -67,6 +79,11 @@ export function answersAbout(world: World, self: NodeId, text: string): string[]
   if (PLACE.some((r) => r.test(s))) {
     const [desc] = sentences(room.description);
     return [desc ? `This is ${placeName(room.name)}. ${desc}` : `This is ${placeName(room.name)}.`];
+  }
+  if (ORIGIN.some((r) => r.test(s))) {
+    const persona = world.character(self)?.persona ?? '';
+    const told = sentences(persona, 40).filter((x) => /^(?:I|My)\b/.test(x) && FROM.test(x) && !namesAbsent(world, room.id, x));
+    return told.length ? told : ['From round here, near enough.'];
   }
   if (SELF.some((r) => r.test(s))) {
     const persona = world.character(self)?.persona ?? '';
