@@ -9,8 +9,8 @@
  *   place?", ...) said in turn to 12 model characters; the same rates over their replies, and replies
  *   missing. The transcript is written to .cache/bench/conversation-probe.md, to be read and scored
  *   by a person (../shared/rubrics/model-replies.md): rules see only some defects.
- * conversation_probe_held_out, _fresh, _fresh_2: the same with HELD_OUT_LINES, FRESH_LINES and
- *   FRESH_LINES_2 (see each list for how it was kept out of the corpus); `unsure` counts plain lines.
+ * conversation_probe_held_out, _fresh, _fresh_2, _fresh_3: the same with HELD_OUT_LINES, FRESH_LINES,
+ *   FRESH_LINES_2, FRESH_LINES_3 (see each list for how it was kept out of the corpus); `unsure` counts plain lines.
  *
  * Options (environment): CONVERSATION_EPISODES (60), CONVERSATION_CHARACTERS (12).
  */
@@ -117,6 +117,24 @@ export const FRESH_LINES_2 = [
   "Right, I'll leave you in peace. Bye for now!",
 ];
 
+/**
+ * A third fresh probe, written on 2026-11-25 (fourth session) by someone who saw only the other lists
+ * (to avoid their lines and subjects) and never the corpus, a brief or a reply; read once, blind,
+ * to choose between two versions of the focus rule (policy.ts FOCUS_MISS).
+ */
+export const FRESH_LINES_3 = [
+  'Hello there! You look like a thoughtful sort.',
+  'Can you read and write?',
+  'Do you pray to any gods?',
+  'Want to hear a riddle I just thought of?',
+  'I cut my hand earlier and it still stings.',
+  'Do you know how to play dice?',
+  "Is there anything you wish you'd done differently?",
+  'What colour do you like best?',
+  'What do you honestly think of me so far?',
+  "Good luck to you. I'm off now!",
+];
+
 const pct = (x: number) => Number((x * 100).toFixed(2));
 
 export default async function conversation(ctx: BenchContext): Promise<void> {
@@ -145,7 +163,7 @@ export default async function conversation(ctx: BenchContext): Promise<void> {
   writeFileSync(join(OUT, 'conversation-episodes.md'), episodesMarkdown(world, episodes, flagged));
 
   // ---- a person's ordinary lines to model characters ----------------------------------------------
-  for (const [name, lines, file] of [['conversation_probe', PROBE_LINES, 'conversation-probe.md'], ['conversation_probe_held_out', HELD_OUT_LINES, 'conversation-probe-held-out.md'], ['conversation_probe_fresh', FRESH_LINES, 'conversation-probe-fresh.md'], ['conversation_probe_fresh_2', FRESH_LINES_2, 'conversation-probe-fresh-2.md']] as const) {
+  for (const [name, lines, file] of [['conversation_probe', PROBE_LINES, 'conversation-probe.md'], ['conversation_probe_held_out', HELD_OUT_LINES, 'conversation-probe-held-out.md'], ['conversation_probe_fresh', FRESH_LINES, 'conversation-probe-fresh.md'], ['conversation_probe_fresh_2', FRESH_LINES_2, 'conversation-probe-fresh-2.md'], ['conversation_probe_fresh_3', FRESH_LINES_3, 'conversation-probe-fresh-3.md']] as const) {
     await probe(ctx, world, policy, checker, model, name, lines, join(OUT, file));
   }
   await policy.ranker.release();

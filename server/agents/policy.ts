@@ -21,7 +21,7 @@ import { LexicalIndex } from '../../models/runtime/lexical.js';
 import { LineJudge, tellsOwnLife, type Scene } from './line-judge.js';
 import { unsureKind, unsureLine } from './unsure.js';
 import { asksAboutYou, yesNoToWh } from './line-kind.js';
-import type { ReplyExamples } from './reply-examples.js';
+import { hasWord, type ReplyExamples } from './reply-examples.js';
 import { formatContext, type ContextTask, type HistoryEntry } from './context.js';
 import { cueOf, FEAR_EMOTES } from './cues.js';
 import type { AgentView } from './view.js';
@@ -94,6 +94,15 @@ export interface PolicyOptions {
   /** When the model is unsure of its best line, below both of these (default UNSURE; null: never). */
   unsure?: Unsure | null;
 }
+
+/**
+ * How like the line heard a reply's prompt counts when neither the prompt nor the reply has any of the
+ * words the heard line turns on (ReplyExamples.focusOf): "Which season do you like best?" is not "What
+ * do you like best to eat?", however alike their words. Read blind against 1 (off) on the held-out and
+ * both newer fresh probes (six readers, 360 replies a version): nonsense 87 against 102, sensible 96
+ * against 97.
+ */
+export const FOCUS_MISS = 0.5;
 
 /** Replies to lines like the partner's that join the candidates, at most (the best by likeness): a line answered in many ways ("Hello.") adds no more. */
 export const ANALOGOUS_REPLIES = 200;
@@ -376,6 +385,7 @@ export class Policy {
     const near = await this.pool.search(flat, 100);
     asked.forEach(({ l: line, i }, j) => {
       const v = vecs.get(line)!;
+      const focus = FOCUS_MISS < 1 ? ex.focusOf(line) : [];
       // Prompts alike by words, and by the bi-encoder (lines it places near the one heard).
       const prompts = new Map<string, number>(ex.similarPrompts(line, 40).map((p) => [p.prompt, p.lexical]));
       for (const h of near[j] ?? []) {
@@ -388,7 +398,12 @@ export class Policy {
         // Both must agree: a shared rare word with another meaning ("in charge" / "free of charge"), or a
         // line the bi-encoder places near for its tone, is not the same question.
         const sim = Math.sqrt(Math.max(0, lexical) * Math.max(0, bi));
-        for (const r of ex.repliesTo(prompt)) if ((out[i]!.get(r) ?? -Infinity) < sim) out[i]!.set(r, sim);
+        // the question turned on another thing ("season" heard, "food" asked): an answer about that
+        const onFocus = !focus.length || hasWord(prompt, focus);
+        for (const r of ex.repliesTo(prompt)) {
+          const s = onFocus || hasWord(r, focus) ? sim : sim * FOCUS_MISS;
+          if ((out[i]!.get(r) ?? -Infinity) < s) out[i]!.set(r, s);
+        }
       }
       // the best ANALOGOUS_REPLIES only: each one more is scored by the hybrid too
       if (out[i]!.size > ANALOGOUS_REPLIES) out[i] = new Map([...out[i]!].sort((a, b) => b[1] - a[1]).slice(0, ANALOGOUS_REPLIES));

@@ -14,9 +14,29 @@
  */
 import type { Episode } from '../episodes/episode.js';
 import type { World } from '../engine/world.js';
-import { allWords, cosine, DocFrequencies, LexicalIndex, type TfIdfVector } from '../../models/runtime/lexical.js';
+import { allWords, cosine, DocFrequencies, irWords, LexicalIndex, type TfIdfVector } from '../../models/runtime/lexical.js';
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** Words any question or remark is made of: never what it turns on (ReplyExamples.focusOf). */
+const QUESTION_WORDS = new Set(
+  ('how why when where while like likes best most favourite favorite think thought know knew ever really much many some any every all tell say said ' +
+    'around here today tonight now also about got get getting have has had would could should shall might must want wanted ' +
+    'need go going make makes made come came let thing things something anything way well good great nice bit little ' +
+    "lot kind sort always never often still yet ask asked mind please thank thanks sorry hello hi hey yes no oh i'm " +
+    "you're it's that's what's don't didn't can't won't isn't aren't i've you've i'd you'd i'll you'll one ones time")
+    .split(' '),
+);
+
+/** A word's plain form for matching ("animals" -> "animal", "seasons" -> "season", "stories" -> "stori"). */
+export const stemOf = (w: string): string => (w.length > 4 ? w.replace(/(?:ies|es|s|ed|ing)$/, '') : w.length > 3 ? w.replace(/s$/, '') : w);
+
+/** Does `text` have any of `focus` (in the plain forms stemOf gives)? */
+export function hasWord(text: string, focus: string[]): boolean {
+  const f = new Set(focus.map(stemOf));
+  return irWords(text).some((w) => f.has(stemOf(w)));
+}
+
 
 export interface SimilarPrompt {
   /** The corpus line (a pool text). */
@@ -111,6 +131,16 @@ export class ReplyExamples {
   repliesTo(prompt: string): string[] {
     const i = this.promptRow.get(prompt);
     return i === undefined ? [] : this.replies[i]!;
+  }
+
+  /**
+   * The words a line turns on ("Which season do you like best?" -> season, year; "Is there
+   * somewhere I could sleep tonight?" -> somewhere, sleep): the words of its last sentence less stop
+   * words and the words any question is made of ("like", "best", "favourite", "think", "tonight").
+   */
+  focusOf(line: string): string[] {
+    const last = line.trim().split(/(?<=[.!?])\s+/).filter(Boolean).pop() ?? '';
+    return [...new Set(irWords(last).filter((w) => w.length >= 3 && !QUESTION_WORDS.has(w)))];
   }
 
   /** The vector of a speaker's name and persona, to compare with the corpus's speakers. */

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { World } from '../../server/engine/index.js';
 import { DEFAULT_WORLD, loadWorld } from '../../server/world-io/load-world.js';
-import { ReplyExamples } from '../../server/agents/reply-examples.js';
+import { hasWord, ReplyExamples } from '../../server/agents/reply-examples.js';
 import { DocFrequencies } from '../../models/runtime/lexical.js';
 import type { Episode } from '../../server/episodes/episode.js';
 
@@ -82,5 +82,24 @@ describe('who said a line', () => {
 
   it('a line no known character said has no role fit', () => {
     expect(ex.roleFit('A line from utterances.txt', ex.speakerVector('x', 'y'))).toBeUndefined();
+  });
+});
+
+describe('the words a line turns on', () => {
+  const ex = new ReplyExamples(episodes, world, new DocFrequencies());
+
+  it.each([
+    ['Which season do you like best?', ['season']],
+    ['Is there somewhere I could sleep tonight?', ['somewhere', 'sleep']],
+    ['Good evening! Do you like animals?', ['animals']],
+    ['How are you?', []],
+  ])('%s -> %j', (line, words) => {
+    expect(ex.focusOf(line)).toEqual(words);
+  });
+
+  it('are found in a line in their plain forms', () => {
+    expect(hasWord('I keep two dogs and a cat.', ['dog'])).toBe(true);
+    expect(hasWord('Autumn, when the seasons turn.', ['season'])).toBe(true);
+    expect(hasWord('Hot eel pie on a cold night.', ['season', 'year'])).toBe(false);
   });
 });
