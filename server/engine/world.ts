@@ -29,6 +29,11 @@ export class World {
     return structuredClone(this.state);
   }
 
+  /** The state as JSON text, as `JSON.stringify(world.toJSON())` without the copy (a snapshot of a large world). */
+  serialize(): string {
+    return JSON.stringify(this.state);
+  }
+
   clone(): World {
     return new World(structuredClone(this.state));
   }

@@ -169,7 +169,9 @@ export class GameHost {
   /** Execute one line of a character's input; durable when this returns. */
   submit(actor: NodeId, text: string, account: string | null = null, cause: string | null = null): SubmitResult {
     this.prepare(actor, text, account, cause);
-    return this.commit().pop()!;
+    const result = this.commit().pop()!;
+    this.snapshotIfDue();
+    return result;
   }
 
   /**
@@ -219,9 +221,8 @@ export class GameHost {
       try {
         this.store.transaction(() => {
           for (const p of writes) p.result.seq = this.store.append(p.row!);
-          this.sinceSnapshot += writes.length;
-          if (this.sinceSnapshot >= this.snapshotEvery) this.snapshotNow(writes[writes.length - 1]!.result.seq, 'periodic');
         });
+        this.sinceSnapshot += writes.length;
         this.storageFault = null;
       } catch (err) {
         if (!isStorageError(err)) throw err;
@@ -242,6 +243,25 @@ export class GameHost {
       this.changed = false;
     }
     return batch.map((p) => p.result);
+  }
+
+  /**
+   * Write the periodic snapshot when one is due (every `snapshotEvery` logged commands). Its own
+   * transaction, after the commit of the commands it follows: their acknowledgements need not wait
+   * for it (the worker answers them first), and nothing is lost without it (the log has them all).
+   * Call only with nothing prepared and uncommitted, so the snapshot is the state the log ends at.
+   */
+  snapshotIfDue(): void {
+    if (this.sinceSnapshot < this.snapshotEvery || this.pending.length || this.storageFault) return;
+    try {
+      this.store.transaction(() => this.snapshotNow(this.store.lastSeq(), 'periodic'));
+    } catch (err) {
+      if (!isStorageError(err)) throw err;
+      // The world is as the database holds it (its commands are committed): no replay, but writes are
+      // refused until a retry succeeds, as when a batch cannot be written; the snapshot is tried again then.
+      this.storageFault = { code: err.code, message: err.message, since: Date.now() };
+      this.storageRetryAt = Date.now() + this.storageRetryMs;
+    }
   }
 
   get uncommitted(): number {
@@ -498,7 +518,7 @@ export class GameHost {
   // ---- persistence -----------------------------------------------------------------------------
 
   private snapshotNow(seq: number, reason: string): void {
-    this.store.snapshot(seq, this.world.toJSON(), reason);
+    this.store.snapshot(seq, this.world.serialize(), reason);
     this.sinceSnapshot = 0;
   }
 

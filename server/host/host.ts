@@ -49,6 +49,15 @@ class WorkerLink {
     this.loaded = new Promise((resolve, reject) => {
       this.worker.on('message', (m: WorkerMessage) => {
         if (m.type === 'loaded') return resolve();
+        if (m.type === 'replies') {
+          m.ids.forEach((id, i) => {
+            const p = this.pending.get(id);
+            if (!p) return;
+            this.pending.delete(id);
+            p.resolve(m.results[i]);
+          });
+          return;
+        }
         const p = this.pending.get(m.id);
         if (!p) return;
         this.pending.delete(m.id);

@@ -140,4 +140,6 @@ export type HostRequest =
 export type WorkerMessage =
   | { type: 'loaded' }
   | { type: 'reply'; id: number; ok: true; result: unknown }
+  /** The answers to a batch of commands, committed together: results[i] answers ids[i]. */
+  | { type: 'replies'; ids: number[]; results: unknown[] }
   | { type: 'reply'; id: number; ok: false; error: string; stack?: string; fatal?: boolean };

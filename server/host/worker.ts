@@ -70,7 +70,14 @@ function flush(): void {
   } catch (err) {
     fatal(ids, err);
   }
-  ids.forEach((id, i) => port!.postMessage({ type: 'reply', id, ok: true, result: results[i] } satisfies WorkerMessage));
+  // One message for the batch: the network thread handles its answers together (one write per connection).
+  port!.postMessage({ type: 'replies', ids, results } satisfies WorkerMessage);
+  // The periodic snapshot, when due, after the answers: they need not wait for it.
+  try {
+    need().snapshotIfDue();
+  } catch (err) {
+    fatal([], err);
+  }
 }
 
 port.on('message', (msg: HostRequest & { id: number }) => {
