@@ -171,6 +171,8 @@ export class GameHost {
     this.prepare(actor, text, account, cause);
     const result = this.commit().pop()!;
     this.snapshotIfDue();
+    // Called directly (tests, benches), the result carries the observers' states too; the actor's own wins.
+    Object.assign(result.states, this.observerStates(), { ...result.states });
     return result;
   }
 
@@ -208,9 +210,9 @@ export class GameHost {
   }
 
   /**
-   * Commit every prepared command (and a snapshot, when one is due) in one transaction; returns
-   * their results in order. The last result also carries the fresh states of every watched
-   * character that perceived something in the batch: one state each, however many events.
+   * Commit every prepared command in one transaction; returns their results in order, each with its
+   * actor's state. The watched characters that perceived a change are noted for observerStates()
+   * (and a periodic snapshot for snapshotIfDue()).
    */
   commit(): SubmitResult[] {
     const batch = this.pending;
@@ -234,15 +236,33 @@ export class GameHost {
       }
     }
     batch[batch.length - 1]!.result.storage = this.storageFault;
-    // Observers get a fresh state only when the world changed where they are (not for speech or emotes).
+    // Observers get a fresh state only when the world changed where they are (not for speech or emotes):
+    // noted here, computed by observerStates(), once for however many commands changed their room since.
     if (this.changed) {
-      const last = batch[batch.length - 1]!.result;
-      const observers = new Set<string>();
-      for (const p of batch) for (const d of p.result.deliveries) if (!QUIET.has(d.event.type)) observers.add(d.character);
-      Object.assign(last.states, this.statesFor(observers), last.states);
+      for (const p of batch) for (const d of p.result.deliveries) if (!QUIET.has(d.event.type) && this.watched.has(d.character)) this.observers.add(d.character);
       this.changed = false;
     }
     return batch.map((p) => p.result);
+  }
+
+  /** Watched characters that perceived a change of the world in committed commands and have had no state since. */
+  private observers = new Set<string>();
+
+  /**
+   * The fresh states of the watched characters that perceived a change of the world in the commands
+   * committed since the last call: one state each, however many commands changed their room. The
+   * worker sends them after the answers of those commands (never with changes not yet committed);
+   * computing them is the costly part of a command seen by a room (validActions, per observer).
+   */
+  observerStates(): Record<string, CharacterState> {
+    if (this.pending.length) throw new Error('observerStates() with commands not committed');
+    const ids = this.observers;
+    this.observers = new Set();
+    return this.statesFor(ids);
+  }
+
+  get staleObservers(): number {
+    return this.observers.size;
   }
 
   /**

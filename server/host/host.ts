@@ -43,12 +43,13 @@ class WorkerLink {
   retiring = false;
   exited = false;
 
-  constructor(onExit: (link: WorkerLink, code: number, error: Error | null) => void) {
+  constructor(onExit: (link: WorkerLink, code: number, error: Error | null) => void, onStates: (states: Record<string, CharacterState>) => void) {
     this.worker = new Worker(BOOT);
     let lastError: Error | null = null;
     this.loaded = new Promise((resolve, reject) => {
       this.worker.on('message', (m: WorkerMessage) => {
         if (m.type === 'loaded') return resolve();
+        if (m.type === 'states') return onStates(m.states);
         if (m.type === 'replies') {
           m.ids.forEach((id, i) => {
             const p = this.pending.get(id);
@@ -160,7 +161,7 @@ export class Host {
   }
 
   private spawn(): WorkerLink {
-    return new WorkerLink((link, code, error) => this.onExit(link, code, error));
+    return new WorkerLink((link, code, error) => this.onExit(link, code, error), (states) => this.route([], states, null));
   }
 
   // ---- drivers ---------------------------------------------------------------------------------
@@ -280,7 +281,7 @@ export class Host {
     return r;
   }
 
-  private route(deliveries: Delivery[], states: Record<string, CharacterState>, actor: string): void {
+  private route(deliveries: Delivery[], states: Record<string, CharacterState>, actor: string | null): void {
     for (const d of deliveries) {
       this.drivers.get(d.character)?.perceive(d.text, d.event);
       for (const l of this.listeners) l(d.character, d.text, d.event);

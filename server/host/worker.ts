@@ -48,6 +48,10 @@ function handle(req: HostRequest): unknown {
 
 /** Commands executed since the last commit, by request id, in order. */
 const batch: number[] = [];
+/** When the first command of the batch began executing. */
+let batchStarted = 0;
+/** A batch is committed once its commands have taken this long to execute, even if more are waiting. */
+const BATCH_MS = 5;
 let flushScheduled = false;
 
 function fatal(ids: number[], err: unknown): never {
@@ -78,6 +82,31 @@ function flush(): void {
   } catch (err) {
     fatal([], err);
   }
+  if (!statesScheduled && need().staleObservers) {
+    statesScheduled = true;
+    setImmediate(sendStates);
+  }
+}
+
+let statesScheduled = false;
+
+/**
+ * The fresh states of those who perceived a change, after the answers of the commands that changed
+ * their rooms, and at the next turn of the event loop: a burst of commands committed in several
+ * batches costs one state per observer, not one per batch.
+ */
+function sendStates(): void {
+  statesScheduled = false;
+  if (!host) return;
+  // Only committed changes are shown: commands executed since are committed (and answered) first.
+  if (batch.length) flush();
+  let states;
+  try {
+    states = need().observerStates();
+  } catch (err) {
+    fatal([], err);
+  }
+  if (Object.keys(states).length) port!.postMessage({ type: 'states', states } satisfies WorkerMessage);
 }
 
 port.on('message', (msg: HostRequest & { id: number }) => {
@@ -89,12 +118,17 @@ port.on('message', (msg: HostRequest & { id: number }) => {
   }
   if (msg.op === 'submit') {
     // Execute now; answer after the group commit at the end of this turn of the event loop.
+    if (!batch.length) batchStarted = performance.now();
     try {
       need().prepare(msg.actor, msg.text, msg.account, msg.cause ?? null);
     } catch (err) {
       fatal([...batch.splice(0), msg.id], err);
     }
     batch.push(msg.id);
+    // A burst (the network thread hands over hundreds of commands at once) is committed and answered
+    // in slices of about BATCH_MS of work: the first commands of a burst need not wait for the last,
+    // and the network thread sends their frames while this thread executes the next slice.
+    if (performance.now() - batchStarted >= BATCH_MS) return flush();
     if (!flushScheduled) {
       flushScheduled = true;
       setImmediate(() => {
