@@ -7,11 +7,15 @@
  *
  * Sizes: 500 clients (100 of them telnet) for 15 s; --quick: 100 clients for 5 s. Override with
  * LOAD_CLIENTS, LOAD_TELNET, LOAD_SECONDS, LOAD_RATE (commands per second per client), LOAD_SYNC (full|normal).
+ * Diagnostics: LOAD_NODE_ARGS (node options for the server), LOAD_SERVER_STDERR=FILE, LOAD_TRACE=FILE
+ * (every command's send time and latency), LOAD_SPREAD=1 (websocket bots start at random places in
+ * their command list instead of all sending the same kind of command in the same second).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -60,6 +64,8 @@ export function serve(db: string, world: string, sync: string): Promise<Child> {
   const proc = spawn(process.execPath, [...nodeArgs, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr!.on('data', (d) => (stderr += String(d)));
+  // LOAD_SERVER_STDERR: a file that gets the server's standard error too (with LOAD_NODE_ARGS=--trace-gc, say).
+  if (process.env.LOAD_SERVER_STDERR) proc.stderr!.pipe(createWriteStream(process.env.LOAD_SERVER_STDERR));
   return new Promise((resolve, reject) => {
     createInterface({ input: proc.stdout! }).on('line', (line) => {
       if (!line.includes('"event":"listening"')) return;
@@ -100,10 +106,10 @@ interface Bot {
 
 const WS_COMMANDS = ['look', 'get stool', 'drop stool', 'say good day', 'wave', 'inventory', 'examine barrel', 'go east', 'go west', 'get mug from barrel', 'put mug in barrel', 'smile'];
 
-function wsBot(url: string, character: string): Bot {
+function wsBot(url: string, character: string, start = 0): Bot {
   const ws = new WebSocket(url, { perMessageDeflate: false });
   const pending = new Map<string, { t0: number; done: (ms: number) => void; refused: () => void }>();
-  let n = 0;
+  let n = start;
   let welcomed: (() => void) | null = null;
   ws.on('message', (data) => {
     const s = String(data);
@@ -231,7 +237,11 @@ export default async function load(ctx: BenchContext): Promise<void> {
     for (let i = 0; i < clients; i++) {
       const useTelnet = t < telnet && i % every === 0;
       if (useTelnet) t++;
-      bots.push(useTelnet ? telnetBot(child.telnetPort, characterIds[i]!) : wsBot(url, characterIds[i]!));
+      // LOAD_SPREAD=1: each websocket bot starts at a random place in the command list, so the kinds of
+      // command mix within each second; by default they all send the same kind in the same second (all
+      // 1,600 go east in one second at 2,000 clients).
+      const start = env.LOAD_SPREAD === '1' ? Math.floor(Math.random() * WS_COMMANDS.length) : 0;
+      bots.push(useTelnet ? telnetBot(child.telnetPort, characterIds[i]!) : wsBot(url, characterIds[i]!, start));
     }
     const loginStart = performance.now();
     for (let i = 0; i < bots.length; i += 50) await Promise.all(bots.slice(i, i + 50).map((b) => b.login()));
@@ -246,11 +256,20 @@ export default async function load(ctx: BenchContext): Promise<void> {
     const clientCpu0 = process.cpuUsage();
     const t0 = performance.now();
     const timers: NodeJS.Timeout[] = [];
+    // LOAD_TRACE: a file with one line per acknowledged command: when it was sent (ms since the epoch), its latency (ms), w|t.
+    const trace: string[] | null = env.LOAD_TRACE ? [] : null;
+    // The clients' own event-loop delay: a late loop here delays the acknowledgements it measures.
+    const clientLoop = monitorEventLoopDelay({ resolution: 10 });
+    clientLoop.enable();
     const interval = 1000 / rate;
     for (const bot of bots) {
       const tick = () => {
         sent++;
-        bot.fire((ms) => latencies[bot.transport].push(ms), () => refused++);
+        const sentAt = Date.now();
+        bot.fire((ms) => {
+          latencies[bot.transport].push(ms);
+          trace?.push(`${sentAt} ${ms.toFixed(1)} ${bot.transport[0]}`);
+        }, () => refused++);
       };
       timers.push(setTimeout(() => {
         tick();
@@ -267,16 +286,19 @@ export default async function load(ctx: BenchContext): Promise<void> {
     const clientCpu = process.cpuUsage(clientCpu0);
     const after = (await (await fetch(statsUrl)).json()) as { commands: { count: number; p50_ms: number; p99_ms: number }; eventLoop: { p99_ms: number; max_ms: number } };
     const all = [...latencies.websocket, ...latencies.telnet];
+    clientLoop.disable();
+    if (trace) writeFileSync(env.LOAD_TRACE!, `${trace.join('\n')}\n`);
     ctx.report({
       bench: `load_${clients}`, clients, websocket: clients - telnet, telnet, rate_per_client: rate, seconds, sync,
       commands: sent, acknowledged: all.length, refused, unanswered: sent - all.length - refused,
       p50_ms: percentile(all, 50), p99_ms: percentile(all, 99), max_ms: Math.max(...all),
       ws_p99_ms: percentile(latencies.websocket, 99), telnet_p99_ms: percentile(latencies.telnet, 99),
       throughput: all.length / (wallMs / 1000), server_cpu_pct: (cpu / (wallMs / 1000)) * 100, login_s: loginMs / 1000,
-      // Measured inside the server (receipt to acknowledgement), over its last 8192 commands; and its event-loop delay.
+      // Measured inside the server (receipt to acknowledgement) over the same commands; and its event-loop delay.
       server_p50_ms: after.commands.p50_ms, server_p99_ms: after.commands.p99_ms, server_loop_p99_ms: after.eventLoop.p99_ms,
       // The clients' own CPU (this process), and the 1-minute load average of the machine (other work on it shows here).
       client_cpu_pct: ((clientCpu.user + clientCpu.system) / 1e6 / (wallMs / 1000)) * 100,
+      client_loop_p99_ms: clientLoop.percentile(99) / 1e6, client_loop_max_ms: clientLoop.max / 1e6,
       load_avg: Number(loadavg()[0]!.toFixed(2)), cpu_pressure_pct: cpuPressure(),
     });
   } finally {

@@ -9,6 +9,11 @@ export class World {
   private state: WorldState;
   /** parent id -> child ids, in placement order. Rebuilt on load; kept in step by move/destroy. */
   private kids = new Map<NodeId, NodeId[]>();
+  /**
+   * The characters in node order, kept until a node is added or destroyed: rules that look at every
+   * character (who blocks a mover, on each go) would otherwise scan every node of a large world.
+   */
+  private characterList: CharacterNode[] | null = null;
 
   constructor(state: WorldState) {
     this.state = state;
@@ -22,6 +27,11 @@ export class World {
 
   toJSON(): WorldState {
     return structuredClone(this.state);
+  }
+
+  /** The state as JSON text, as `JSON.stringify(world.toJSON())` without the copy (a snapshot of a large world). */
+  serialize(): string {
+    return JSON.stringify(this.state);
   }
 
   clone(): World {
@@ -66,7 +76,8 @@ export class World {
   }
 
   characters(): CharacterNode[] {
-    return this.nodes().filter((n): n is CharacterNode => n.kind === 'character');
+    this.characterList ??= this.nodes().filter((n): n is CharacterNode => n.kind === 'character');
+    return [...this.characterList];
   }
 
   objects(): ObjectNode[] {
@@ -181,6 +192,7 @@ export class World {
     delete this.state.placement[id];
     delete this.state.nodes[id];
     this.kids.delete(id);
+    this.characterList = null;
   }
 
   /** Make a character follow another, or no one (LIGHT's follow / unfollow). */
@@ -217,6 +229,7 @@ export class World {
   add(node: GraphNode, where?: Placement): void {
     if (this.state.nodes[node.id]) throw new Error(`node ${node.id} already exists`);
     this.state.nodes[node.id] = node;
+    this.characterList = null;
     if (where) this.move(node.id, where.parent, where.rel);
   }
 

@@ -1,6 +1,7 @@
 /**
  * The game host: owns the live World, runs every command through the engine, commits it to the
- * event log (with a snapshot when one is due) before returning, and says who perceived what.
+ * event log before returning (a periodic snapshot, when due, is its own write after the commit), and
+ * says who perceived what.
  * Synchronous and transport-free; it runs inside the host worker (server/host/worker.ts), and tests
  * can use it directly.
  */
@@ -229,13 +230,20 @@ export class GameHost {
   submit(actor: NodeId, text: string, account: string | null = null, cause: string | null = null): SubmitResult {
     this.needSync();
     this.prepare(actor, text, account, cause);
-    return this.commit().pop()!;
+    const result = this.commit().pop()!;
+    this.snapshotIfDue();
+    // Called directly (tests, benches), the result carries the observers' states too; the actor's own wins.
+    Object.assign(result.states, this.observerStates(), { ...result.states });
+    return result;
   }
 
-  /** submit() on either store: resolves once the command is durable. */
+  /** submit() on either store: resolves once the command is durable (and a periodic snapshot due after it is written). */
   async submitAsync(actor: NodeId, text: string, account: string | null = null, cause: string | null = null): Promise<SubmitResult> {
     this.prepare(actor, text, account, cause);
-    return (await this.commitStep()).pop()!;
+    const result = (await this.commitStep()).pop()!;
+    await this.snapshotStep();
+    Object.assign(result.states, this.observerStates(), { ...result.states });
+    return result;
   }
 
   private needSync(): void {
@@ -276,9 +284,9 @@ export class GameHost {
   }
 
   /**
-   * Commit every prepared command (and a snapshot, when one is due) in one transaction; returns
-   * their results in order. The last result also carries the fresh states of every watched
-   * character that perceived something in the batch: one state each, however many events.
+   * Commit every prepared command in one transaction; returns their results in order, each with its
+   * actor's state. The watched characters that perceived a change are noted for observerStates()
+   * (and a periodic snapshot, when one comes due, for snapshotIfDue() / snapshotStep()).
    * SQLite only; commitAsync() on either store.
    */
   commit(): SubmitResult[] {
@@ -297,9 +305,8 @@ export class GameHost {
     this.pending = [];
     const writes = batch.filter((p) => p.row !== null);
     if (!writes.length) return this.committed(batch);
-    const due = this.sinceSnapshot + writes.length >= this.snapshotEvery;
+    // Only the commands' rows: the periodic snapshot is its own write after them (snapshotStep()).
     const w: WorldWrite = { events: writes.map((p) => p.row!) };
-    if (due) w.snapshot = { state: this.world.toJSON(), reason: 'periodic' };
     if (this.store.sync) {
       // SQLite: the hot path, without promises or closures (as before the store interface).
       let seqs: number[];
@@ -308,26 +315,24 @@ export class GameHost {
       } catch (err) {
         return this.notCommitted(batch, writes, err);
       }
-      return this.written(batch, writes, due, seqs);
+      return this.written(batch, writes, seqs);
     }
-    return (this.store.write(w) as Promise<number[]>).then((seqs) => this.written(batch, writes, due, seqs), (err: unknown) => this.notCommitted(batch, writes, err));
+    return (this.store.write(w) as Promise<number[]>).then((seqs) => this.written(batch, writes, seqs), (err: unknown) => this.notCommitted(batch, writes, err));
   }
 
-  private written(batch: PendingCommand[], writes: PendingCommand[], due: boolean, seqs: number[]): SubmitResult[] {
+  private written(batch: PendingCommand[], writes: PendingCommand[], seqs: number[]): SubmitResult[] {
     for (let i = 0; i < writes.length; i++) writes[i]!.result.seq = seqs[i]!;
-    this.sinceSnapshot = due ? 0 : this.sinceSnapshot + writes.length;
+    this.sinceSnapshot += writes.length;
     this.storageFault = null;
     return this.committed(batch);
   }
 
   private committed(batch: PendingCommand[]): SubmitResult[] {
     batch[batch.length - 1]!.result.storage = this.storageFault;
-    // Observers get a fresh state only when the world changed where they are (not for speech or emotes).
+    // Observers get a fresh state only when the world changed where they are (not for speech or emotes):
+    // noted here, computed by observerStates(), once for however many commands changed their room since.
     if (this.changed) {
-      const last = batch[batch.length - 1]!.result;
-      const observers = new Set<string>();
-      for (const p of batch) for (const d of p.result.deliveries) if (!QUIET.has(d.event.type)) observers.add(d.character);
-      Object.assign(last.states, this.statesFor(observers), last.states);
+      for (const p of batch) for (const d of p.result.deliveries) if (!QUIET.has(d.event.type) && this.watched.has(d.character)) this.observers.add(d.character);
       this.changed = false;
     }
     return batch.map((p) => p.result);
@@ -340,6 +345,72 @@ export class GameHost {
     for (const p of writes) p.result = this.storageRefusal(p.row!.actor);
     this.changed = false;
     return batch.map((p) => ({ ...p.result, storage: this.storageFault }));
+  }
+
+  /** Watched characters that perceived a change of the world in committed commands and have had no state since. */
+  private observers = new Set<string>();
+
+  /**
+   * The fresh states of the watched characters that perceived a change of the world in the commands
+   * committed since the last call: one state each, however many commands changed their room. The
+   * worker sends them after the answers of those commands (never with changes not yet committed);
+   * computing them is the costly part of a command seen by a room (validActions, per observer).
+   */
+  observerStates(): Record<string, CharacterState> {
+    if (this.pending.length) throw new Error('observerStates() with commands not committed');
+    const ids = this.observers;
+    this.observers = new Set();
+    return this.statesFor(ids);
+  }
+
+  get staleObservers(): number {
+    return this.observers.size;
+  }
+
+  /**
+   * Write the periodic snapshot when one is due (every `snapshotEvery` logged commands). Its own
+   * transaction, after the commit of the commands it follows: their acknowledgements need not wait
+   * for it (the worker answers them first), and nothing is lost without it (the log has them all).
+   * Call only with nothing prepared and uncommitted, so the snapshot is the state the log ends at.
+   */
+  snapshotIfDue(): void {
+    now(this.snapshotStep());
+  }
+
+  /**
+   * snapshotIfDue() on either store: nothing (nothing due) or synchronous on SQLite, a promise on
+   * PostgreSQL that resolves once the snapshot is committed or refused. The worker runs nothing else
+   * meanwhile (the world must stay the state the snapshot is taken at until its write is done, and
+   * PostgreSQL's one connection writes one thing at a time).
+   */
+  snapshotStep(): Maybe<void> {
+    if (this.sinceSnapshot < this.snapshotEvery || this.pending.length || this.storageFault) return;
+    const counted = this.sinceSnapshot;
+    // The state as JSON text, without a copy of the world; written at the store's last seq.
+    const w: WorldWrite = { snapshot: { state: this.world.serialize(), reason: 'periodic' } };
+    if (this.store.sync) {
+      try {
+        this.store.write(w);
+      } catch (err) {
+        return this.snapshotFailed(err);
+      }
+      this.sinceSnapshot = Math.max(0, this.sinceSnapshot - counted);
+      return;
+    }
+    return (this.store.write(w) as Promise<number[]>).then(
+      () => {
+        this.sinceSnapshot = Math.max(0, this.sinceSnapshot - counted);
+      },
+      (err: unknown) => this.snapshotFailed(err),
+    );
+  }
+
+  private snapshotFailed(err: unknown): void {
+    if (!this.store.isStorageError(err)) throw err;
+    // The world is as the database holds it (its commands are committed): no replay, but writes are
+    // refused until a retry succeeds, as when a batch cannot be written; the snapshot is tried again then.
+    this.storageFault = { code: err.code, message: err.message, since: this.storageFault?.since ?? Date.now() };
+    this.storageRetryAt = Date.now() + this.storageRetryMs;
   }
 
   get uncommitted(): number {

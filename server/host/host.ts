@@ -43,13 +43,27 @@ class WorkerLink {
   retiring = false;
   exited = false;
 
-  constructor(onExit: (link: WorkerLink, code: number, error: Error | null) => void, onLog: (m: Extract<WorkerMessage, { type: 'log' }>) => void = () => {}) {
+  constructor(
+    onExit: (link: WorkerLink, code: number, error: Error | null) => void,
+    onStates: (states: Record<string, CharacterState>) => void,
+    onLog: (m: Extract<WorkerMessage, { type: 'log' }>) => void = () => {},
+  ) {
     this.worker = new Worker(BOOT);
     let lastError: Error | null = null;
     this.loaded = new Promise((resolve, reject) => {
       this.worker.on('message', (m: WorkerMessage) => {
         if (m.type === 'loaded') return resolve();
         if (m.type === 'log') return onLog(m);
+        if (m.type === 'states') return onStates(m.states);
+        if (m.type === 'replies') {
+          m.ids.forEach((id, i) => {
+            const p = this.pending.get(id);
+            if (!p) return;
+            this.pending.delete(id);
+            p.resolve(m.results[i]);
+          });
+          return;
+        }
         const p = this.pending.get(m.id);
         if (!p) return;
         this.pending.delete(m.id);
@@ -152,7 +166,11 @@ export class Host {
   }
 
   private spawn(): WorkerLink {
-    return new WorkerLink((link, code, error) => this.onExit(link, code, error), (m) => this.log[m.level](m.data ?? {}, m.msg));
+    return new WorkerLink(
+      (link, code, error) => this.onExit(link, code, error),
+      (states) => this.route([], states, null),
+      (m) => this.log[m.level](m.data ?? {}, m.msg),
+    );
   }
 
   // ---- drivers ---------------------------------------------------------------------------------
@@ -272,7 +290,7 @@ export class Host {
     return r;
   }
 
-  private route(deliveries: Delivery[], states: Record<string, CharacterState>, actor: string): void {
+  private route(deliveries: Delivery[], states: Record<string, CharacterState>, actor: string | null): void {
     for (const d of deliveries) {
       this.drivers.get(d.character)?.perceive(d.text, d.event);
       for (const l of this.listeners) l(d.character, d.text, d.event);

@@ -147,4 +147,8 @@ export type WorkerMessage =
   /** Something the network side should log (the worker has no logger): e.g. standing by for a world's lock. */
   | { type: 'log'; level: 'info' | 'warn' | 'error'; msg: string; data?: Record<string, unknown> }
   | { type: 'reply'; id: number; ok: true; result: unknown }
+  /** The answers to a batch of commands, committed together: results[i] answers ids[i]. */
+  | { type: 'replies'; ids: number[]; results: unknown[] }
+  /** Fresh states of characters that perceived a change of the world in commands already answered. */
+  | { type: 'states'; states: Record<string, CharacterState> }
   | { type: 'reply'; id: number; ok: false; error: string; stack?: string; fatal?: boolean };

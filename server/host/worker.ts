@@ -75,6 +75,10 @@ function handle(req: HostRequest): unknown {
 
 /** Commands executed since the last commit, by request id, in order. */
 const batch: number[] = [];
+/** When the first command of the batch began executing. */
+let batchStarted = 0;
+/** A batch is committed once its commands have taken this long to execute, even if more are waiting. */
+const BATCH_MS = 5;
 let flushScheduled = false;
 
 function fatal(ids: number[], err: unknown): never {
@@ -88,19 +92,75 @@ function fatal(ids: number[], err: unknown): never {
   process.exit(1);
 }
 
-/** Commit the commands executed so far in one transaction, then answer them. A promise while PostgreSQL commits. */
+/**
+ * Commit the commands executed so far in one transaction, then answer them (and write the periodic
+ * snapshot when due). A promise while PostgreSQL commits; it resolves once the snapshot is written too.
+ */
 function flush(): void | Promise<void> {
   if (!batch.length) return;
   const ids = batch.splice(0);
-  const answer = (results: SubmitResult[]) => ids.forEach((id, i) => port!.postMessage({ type: 'reply', id, ok: true, result: results[i] } satisfies WorkerMessage));
   let results;
   try {
     results = need().commitStep();
   } catch (err) {
     fatal(ids, err);
   }
-  if (!(results instanceof Promise)) return answer(results);
-  return results.then(answer, (err: unknown) => fatal(ids, err));
+  if (!(results instanceof Promise)) return committed(ids, results);
+  return results.then((r) => committed(ids, r), (err: unknown) => fatal(ids, err));
+}
+
+/**
+ * A batch is committed: its answers, in one message (the network thread handles them together, one
+ * write per connection); then the periodic snapshot, when due, in its own write: the answers need
+ * not wait for it. On PostgreSQL that write is a promise, part of the step the worker holds later
+ * messages for (never in parallel with the next commit on the world's one connection). A storage
+ * fault there is noted by the host (writes refused until a retry succeeds); anything else is fatal.
+ */
+function committed(ids: number[], results: SubmitResult[]): void | Promise<void> {
+  port!.postMessage({ type: 'replies', ids, results } satisfies WorkerMessage);
+  let snapshot;
+  try {
+    snapshot = need().snapshotStep();
+  } catch (err) {
+    fatal([], err);
+  }
+  if (snapshot instanceof Promise) return snapshot.then(scheduleStates, (err: unknown) => fatal([], err));
+  scheduleStates();
+}
+
+let statesScheduled = false;
+
+function scheduleStates(): void {
+  if (statesScheduled || !host?.staleObservers) return;
+  statesScheduled = true;
+  setImmediate(sendStates);
+}
+
+/**
+ * The fresh states of those who perceived a change, after the answers of the commands that changed
+ * their rooms, and at the next turn of the event loop: a burst of commands committed in several
+ * batches costs one state per observer, not one per batch.
+ */
+function sendStates(): void {
+  statesScheduled = false;
+  if (!host) return;
+  // Only committed changes are shown. While PostgreSQL writes, the world may hold the batch in flight:
+  // the states wait their turn. Commands executed since are committed (and answered) first.
+  if (busy) return void waiting.push({ op: 'states' } as unknown as HostRequest & { id: number });
+  const r = flush();
+  if (r) hold(r.then(postStates));
+  else postStates();
+}
+
+function postStates(): void {
+  if (!host) return;
+  let states;
+  try {
+    states = need().observerStates();
+  } catch (err) {
+    fatal([], err);
+  }
+  if (Object.keys(states).length) port!.postMessage({ type: 'states', states } satisfies WorkerMessage);
 }
 
 /** Run `step` to its end before any other message: later ones wait in `waiting`. */
@@ -141,6 +201,7 @@ function receive(msg: HostRequest & { id: number }): void {
     if (r) hold(r);
     return;
   }
+  if ((msg as { op: string }).op === 'states') return sendStates();
   if (msg.op === 'submit' && msg.validOnly && !need().isValidAction(msg.actor, msg.text)) {
     // A model character's action that stopped being valid since it chose it: refused, not executed.
     const r = flush();
@@ -151,12 +212,22 @@ function receive(msg: HostRequest & { id: number }): void {
   }
   if (msg.op === 'submit') {
     // Execute now; answer after the group commit at the end of this turn of the event loop.
+    if (!batch.length) batchStarted = performance.now();
     try {
       need().prepare(msg.actor, msg.text, msg.account, msg.cause ?? null);
     } catch (err) {
       fatal([...batch.splice(0), msg.id], err);
     }
     batch.push(msg.id);
+    // A burst (the network thread hands over hundreds of commands at once) is committed and answered
+    // in slices of about BATCH_MS of work: the first commands of a burst need not wait for the last,
+    // and the network thread sends their frames while this thread executes the next slice.
+    // (On PostgreSQL the slice's commit is held for: the rest of the burst waits for its COMMIT.)
+    if (performance.now() - batchStarted >= BATCH_MS) {
+      const r = flush();
+      if (r) hold(r);
+      return;
+    }
     scheduleFlush();
     return;
   }

@@ -188,7 +188,10 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
         connections: counter.total, sessions: portal.sessions.size, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
         commands: stats.commands(), eventLoop: stats.eventLoop(), memoryMB: Math.round(process.memoryUsage().rss / 1048576),
       };
-      if ((req.query as Record<string, string>).reset !== undefined) stats.resetEventLoop();
+      if ((req.query as Record<string, string>).reset !== undefined) {
+        stats.resetEventLoop();
+        stats.resetCommands();
+      }
       return out;
     });
     app.get('/api/who', async () => {

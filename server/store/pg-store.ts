@@ -242,7 +242,7 @@ export class PgStore implements GameStore {
     const snapSeq = seqs.length ? seqs[seqs.length - 1]! : this.mirror.lastSeq;
     const time = Date.now();
     // Serialised before anything is sent: a state that cannot be written fails the write with nothing written.
-    const state = w.snapshot ? JSON.stringify(w.snapshot.state) : null;
+    const state = w.snapshot ? (typeof w.snapshot.state === 'string' ? w.snapshot.state : JSON.stringify(w.snapshot.state)) : null;
     const meta = Object.entries(w.meta ?? {});
     const c = this.client;
     let snapId = 0;

@@ -2,7 +2,8 @@
  * What the game host needs from durable storage (issue 15, step 1): the world's committed actions
  * (the event log), its snapshots, and two notes about the world (its source file and title). The
  * host reads them back at start-up (and after a failed write, to go back to what is saved), and
- * writes each group of commands, with a snapshot when one is due, as one all-or-nothing write.
+ * writes each group of commands as one all-or-nothing write; the periodic snapshot is a write of
+ * its own after the group it follows (admin operations write their event and snapshot together).
  *
  * Two implementations:
  * - SqliteStore (here): the SQLite file, the default. Writes are synchronous and durable when
@@ -22,7 +23,8 @@ import { WorldStore, type LoggedCommand, type NewEvent, type Snapshot } from './
 /** One all-or-nothing write: events (numbered in order), then a snapshot at the last event (or the last seq), then notes. */
 export interface WorldWrite {
   events?: NewEvent[];
-  snapshot?: { state: WorldState; reason: string };
+  /** The world's state, or its JSON text (World.serialize(): no copy of a large world). */
+  snapshot?: { state: WorldState | string; reason: string };
   meta?: Record<string, string>;
 }
 

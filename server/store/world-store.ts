@@ -1,7 +1,8 @@
 /**
  * World persistence: periodic whole-world snapshots plus the append-only event log. The current
  * state is the newest snapshot with the commands logged after it replayed through the (deterministic)
- * engine. Each command is one transaction: its log row, and a snapshot when one is due.
+ * engine. The commands that arrive together are committed in one transaction (their log rows); a
+ * snapshot, when one is due, is written in its own transaction after them.
  */
 import type { GameEvent, WorldState } from '../engine/index.js';
 import type { Db } from './db.js';
@@ -66,8 +67,9 @@ export class WorldStore {
     return Number(r.lastInsertRowid);
   }
 
-  snapshot(seq: number, state: WorldState, reason: string): void {
-    this.insertSnapshot.run(seq, Date.now(), reason, JSON.stringify(state));
+  /** Write a snapshot: the state, or its JSON text (World.serialize()). */
+  snapshot(seq: number, state: WorldState | string, reason: string): void {
+    this.insertSnapshot.run(seq, Date.now(), reason, typeof state === 'string' ? state : JSON.stringify(state));
     this.pruneSnapshots.run(KEEP_SNAPSHOTS);
   }
 
