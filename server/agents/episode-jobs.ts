@@ -44,6 +44,7 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS lightmud_episode_configs (
   hash    TEXT PRIMARY KEY,
   config  TEXT NOT NULL,
+  policy  TEXT,
   created TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 CREATE TABLE IF NOT EXISTS lightmud_episode_jobs (
@@ -278,6 +279,17 @@ export class EpisodeQueue {
     return { ...toJob(r.rows[0]), configJson: JSON.parse(r.rows[0].config_json as string) as EpisodeConfig };
   }
 
+  /**
+   * What the first worker to load the configuration's policy found (the tuned act/emote thresholds, the pool's
+   * size, the rerank depth), recorded then; every later worker compares its own (a stale threshold cache, or a
+   * corpus read differently, would otherwise write other episodes silently). Returns the recorded one.
+   */
+  async policySignature(hash: string, signature: string): Promise<string> {
+    await this.client.query('UPDATE lightmud_episode_configs SET policy = $2 WHERE hash = $1 AND policy IS NULL', [hash, signature]);
+    const r = await this.client.query('SELECT policy FROM lightmud_episode_configs WHERE hash = $1', [hash]);
+    return String(r.rows[0]?.policy ?? signature);
+  }
+
   /** Extend the lease; false when the job is no longer this worker's (taken again after the lease expired). */
   async renew(id: number, worker: string, leaseS: number): Promise<boolean> {
     const r = await this.client.query(`UPDATE lightmud_episode_jobs SET lease_until = now() + make_interval(secs => $3), updated = now()
@@ -432,7 +444,14 @@ export async function work(opts: WorkOptions): Promise<WorkResult> {
       throw new ConfigMismatch(`this worker's ${differ.join(', ')} differ${differ.length === 1 ? 's' : ''} from configuration ${hash}'s (world ${here.world}, model ${here.model}): it would not write the same episodes`);
     }
     const world = new World(loadWorld(here.world, { seed: 1 }).state);
-    const { policy } = await loadPolicy({ modelDir: here.model, world, rerank: config.rerank, threads: 1, log });
+    const { policy, poolSize, rerank } = await loadPolicy({ modelDir: here.model, world, rerank: config.rerank, threads: 1, log });
+    const signature = JSON.stringify({ thresholds: policy.thresholds, pool: poolSize, rerank });
+    const recorded = await queue.policySignature(hash, signature);
+    if (recorded !== signature) {
+      await policy.ranker.release().catch(() => {});
+      await policy.pool.release().catch(() => {});
+      throw new ConfigMismatch(`this worker's policy for configuration ${hash} is ${signature}, the first worker's was ${recorded} (a stale threshold cache? remove $LIGHTMUD_AGENT_CACHE's agent-thresholds-*.json): it would not write the same episodes`);
+    }
     const l = { world, policy, config: here };
     loaded.set(hash, l);
     return l;

@@ -113,6 +113,22 @@ describe.skipIf(skip)('lightmud episodes queue / work / status on PostgreSQL', (
     expect(s.status).toBe(0);
     expect(s.stdout).toMatch(/4 jobs: 4 queued, 0 running, 0 done, 0 failed; episodes 0\/13 done/);
     expect(s.stdout).toMatch(/1 jobs: 1 queued, 0 running, 0 done, 0 failed; episodes 0\/2 done/);
+
+    // A worker whose world is not the configuration's refuses, and gives the job back as it was.
+    const other = JSON.parse(readFileSync(world, 'utf8')) as { rooms: { description: string }[] };
+    other.rooms[0]!.description += ' It smells of rain.';
+    const otherWorld = join(dir, 'other-world.json');
+    writeFileSync(otherWorld, JSON.stringify(other));
+    const w = run(['work', '--db', url, '--out', join(dir, 'out-refused'), '--once', '--world', otherWorld]);
+    expect(w.status).toBe(1);
+    expect(w.stderr).toMatch(/this worker's world differs from configuration \w+'s .*: it would not write the same episodes/);
+    const [first] = await sql<{ state: string; attempts: number }>(url, 'SELECT state, attempts FROM lightmud_episode_jobs ORDER BY id LIMIT 1');
+    expect(first).toEqual({ state: 'queued', attempts: 0 });
+    // So does one whose policy (the tuned thresholds, the pool) is not what the first worker's was.
+    await sql(url, `UPDATE lightmud_episode_configs SET policy = '{"thresholds":{"action":0.5,"emote":0.5}}'`);
+    const p = run(['work', '--db', url, '--out', join(dir, 'out-refused'), '--once']);
+    expect(p.status).toBe(1);
+    expect(p.stderr).toMatch(/policy for configuration \w+ is .*, the first worker's was/);
   }, 60_000);
 
   it('two workers in parallel drain the queue: every episode once, none missing, the bytes of one process', async () => {
