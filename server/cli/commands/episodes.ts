@@ -194,7 +194,8 @@ async function workCommand(args: string[]): Promise<number> {
     group: Math.max(1, intOption(opts.group, 'group', 32)), log: (line) => console.log(line),
   });
   const failed = r.jobs.filter((j) => j.outcome === 'failed').length;
-  console.log(`worker ${r.worker}: ${r.jobs.filter((j) => j.outcome === 'done').length} jobs done, ${r.episodes} episodes in ${r.seconds.toFixed(1)} s${r.episodes ? ` (${(r.episodes / r.seconds).toFixed(2)} episodes/s)` : ''}${failed ? `; ${failed} failed` : ''}`);
+  const cpu = process.cpuUsage();
+  console.log(`worker ${r.worker}: ${r.jobs.filter((j) => j.outcome === 'done').length} jobs done, ${r.episodes} episodes in ${r.seconds.toFixed(1)} s${r.episodes ? ` (${(r.episodes / r.seconds).toFixed(2)} episodes/s)` : ''}, cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s${failed ? `; ${failed} failed` : ''}`);
   return failed ? 1 : 0;
 }
 
