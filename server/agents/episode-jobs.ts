@@ -368,13 +368,17 @@ export interface WorkOptions {
   log?: (line: string) => void;
   /** Worker id (default host:pid:random). */
   worker?: string;
+  /** Stop: the job under way is given back (queued again, the attempt not counted) and work returns. */
+  signal?: AbortSignal;
 }
 
 export interface WorkResult {
   worker: string;
-  jobs: { id: number; config: string; first: number; last: number; outcome: 'done' | 'already written' | 'lost lease' | 'failed' | 'requeued'; seconds: number }[];
+  jobs: { id: number; config: string; first: number; last: number; outcome: 'done' | 'already written' | 'lost lease' | 'failed' | 'requeued' | 'given back'; seconds: number }[];
   episodes: number;
   seconds: number;
+  /** Stopped by the signal. */
+  stopped: boolean;
 }
 
 interface Loaded {
@@ -394,6 +398,7 @@ function fileSha256(path: string): string | null {
 }
 
 class LeaseLost extends Error {}
+class Stopped extends Error {}
 
 /** Write `text` to `path` atomically (temp file beside it, fsync, rename, fsync the directory). */
 function writeAtomic(path: string, text: string): void {
@@ -429,7 +434,7 @@ export async function work(opts: WorkOptions): Promise<WorkResult> {
   const worker = opts.worker ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const queue = await EpisodeQueue.connect(opts.url);
   const loaded = new Map<string, Loaded>();
-  const result: WorkResult = { worker, jobs: [], episodes: 0, seconds: 0 };
+  const result: WorkResult = { worker, jobs: [], episodes: 0, seconds: 0, stopped: false };
   const t0 = performance.now();
   // A test hook: a pause after each episode, so that a test can kill a worker in the middle of a job.
   const delayMs = Number(process.env.LIGHTMUD_EPISODE_JOB_DELAY_MS ?? 0) || 0;
@@ -459,6 +464,10 @@ export async function work(opts: WorkOptions): Promise<WorkResult> {
 
   try {
     for (;;) {
+      if (opts.signal?.aborted) {
+        result.stopped = true;
+        break;
+      }
       const job = await queue.claim(worker, leaseS);
       if (!job) {
         if (opts.once) break;
@@ -520,6 +529,7 @@ export async function work(opts: WorkOptions): Promise<WorkResult> {
           n: job.last - job.first + 1, first: job.first - 1, turns: ctx.config.turns, seed: ctx.config.seed, group: opts.group ?? 32,
           onEpisode: async (ep) => {
             if (lost) throw new LeaseLost();
+            if (opts.signal?.aborted) throw new Stopped();
             const line = `${JSON.stringify(ep)}\n`;
             writeSync(fd, line);
             hash.update(line);
@@ -552,7 +562,13 @@ export async function work(opts: WorkOptions): Promise<WorkResult> {
           // closed already
         }
         rmSync(tmp, { force: true });
-        if (err instanceof LeaseLost) {
+        if (err instanceof Stopped) {
+          await queue.release(job.id, worker, `worker ${worker} stopped`).catch(() => {});
+          log(`${label}: stopped; the job is given back (queued again)`);
+          record('given back');
+          result.stopped = true;
+          break;
+        } else if (err instanceof LeaseLost) {
           log(`${label}: lease lost (another worker has it now); stopped without writing`);
           record('lost lease');
         } else {

@@ -79,6 +79,19 @@ function single(n: number, turns: number, seed: number): string {
 
 const common = () => ['--world', world, '--model', modelDir];
 
+/** Wait until a worker has written two episodes of a job to its temp file; what is there. */
+async function partialOutput(out: string, job: string, log: () => string): Promise<string> {
+  const t0 = Date.now();
+  for (;;) {
+    const d = existsSync(out) ? readdirSync(out).map((h) => join(out, h))[0] : undefined;
+    const tmp = d && existsSync(d) ? readdirSync(d).find((f) => f.startsWith(`.${job}.jsonl.tmp-`)) : undefined;
+    const text = tmp ? readFileSync(join(d!, tmp), 'utf8') : '';
+    if (text.split('\n').length > 2) return text;
+    if (Date.now() - t0 > 60_000) throw new Error(`the worker wrote nothing in 60 s:\n${log()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe.skipIf(skip)('lightmud episodes queue / work / status on PostgreSQL', () => {
   beforeAll(async () => {
     server = await startPostgres(bin);
@@ -87,7 +100,7 @@ describe.skipIf(skip)('lightmud episodes queue / work / status on PostgreSQL', (
     copyFileSync(writeUtterances(dir), join(modelDir, 'utterances.txt'));
     world = writeLittleWorld(dir);
     env = { ...process.env, LIGHTMUD_AGENT_CACHE: join(dir, 'cache') };
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await server?.stop();
@@ -129,7 +142,7 @@ describe.skipIf(skip)('lightmud episodes queue / work / status on PostgreSQL', (
     const p = run(['work', '--db', url, '--out', join(dir, 'out-refused'), '--once']);
     expect(p.status).toBe(1);
     expect(p.stderr).toMatch(/policy for configuration \w+ is .*, the first worker's was/);
-  }, 60_000);
+  }, 120_000);
 
   it('two workers in parallel drain the queue: every episode once, none missing, the bytes of one process', async () => {
     const url = await database('parallel');
@@ -176,7 +189,7 @@ describe.skipIf(skip)('lightmud episodes queue / work / status on PostgreSQL', (
     const bad = run(['--verify', out]);
     expect(bad.status).toBe(1);
     expect(bad.stdout).toContain(`mismatch: episode ${ep.id} turn 2`);
-  }, 120_000);
+  }, 180_000);
 
   it('a worker killed in the middle of a job: the job is claimed again after the lease, the outputs are the same bytes', async () => {
     const url = await database('killed');
@@ -184,16 +197,7 @@ describe.skipIf(skip)('lightmud episodes queue / work / status on PostgreSQL', (
     expect(run(['queue', '--db', url, '--n', '12', '--turns', '6', '--seed', '6', '--job-size', '6', ...common()]).status).toBe(0);
     const a = start(['work', '--db', url, '--out', out, '--lease', '2'], { LIGHTMUD_EPISODE_JOB_DELAY_MS: '400' });
     // Wait until it has written some of its first job's episodes (to its temp file), then kill it.
-    const t0 = Date.now();
-    let partial = '';
-    for (;;) {
-      const d = existsSync(out) ? readdirSync(out).map((h) => join(out, h)).find((p) => !p.endsWith('.json')) : undefined;
-      const tmp = d && existsSync(d) ? readdirSync(d).find((f) => f.startsWith('.000001-000006.jsonl.tmp-')) : undefined;
-      partial = tmp ? readFileSync(join(d!, tmp), 'utf8') : '';
-      if (partial.split('\n').length > 2) break; // two episodes written, four to go
-      if (Date.now() - t0 > 60_000) throw new Error(`the worker wrote nothing in 60 s:\n${a.out()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const partial = await partialOutput(out, '000001-000006', a.out);
     a.child.kill('SIGKILL');
     await a.exit;
     expect(a.out()).toMatch(/claimed job 1 /);
@@ -220,5 +224,20 @@ describe.skipIf(skip)('lightmud episodes queue / work / status on PostgreSQL', (
     expect(c.stdout).toMatch(/job 2 \(.*\): .*000007-000012\.jsonl is there with the recorded checksum: done, not played again/);
     expect(outputs(out).text).toBe(text);
     expect(run(['--verify', out]).status).toBe(0);
+  }, 180_000);
+
+  it('a worker stopped with SIGTERM gives its job back at once, the attempt not counted', async () => {
+    const url = await database('stopped');
+    const out = join(dir, 'out-stopped');
+    expect(run(['queue', '--db', url, '--n', '6', '--turns', '6', '--seed', '7', '--job-size', '6', ...common()]).status).toBe(0);
+    const a = start(['work', '--db', url, '--out', out, '--lease', '60'], { LIGHTMUD_EPISODE_JOB_DELAY_MS: '400' });
+    await partialOutput(out, '000001-000006', a.out);
+    a.child.kill('SIGTERM');
+    expect(await a.exit, a.out()).toBe(0);
+    expect(a.out()).toMatch(/SIGTERM: stopping/);
+    expect(a.out()).toMatch(/job 1 \(.*\): stopped; the job is given back \(queued again\)/);
+    const [job] = await sql<{ state: string; attempts: number; worker: string | null }>(url, 'SELECT state, attempts, worker FROM lightmud_episode_jobs');
+    expect(job).toEqual({ state: 'queued', attempts: 0, worker: null });
+    expect(outputs(out)).toEqual({ text: '', files: [], hidden: [] });
   }, 120_000);
 });

@@ -189,13 +189,28 @@ async function workCommand(args: string[]): Promise<number> {
   if (!opts.out) throw new UsageError('work: --out DIR is required');
   const leaseS = intOption(opts.lease, 'lease', 60);
   if (leaseS < 1) throw new UsageError('--lease must be at least 1 (seconds)');
-  const r = await work({
-    url, out: opts.out, once: opts.once, leaseS, world: opts.world, model: opts.model,
-    group: Math.max(1, intOption(opts.group, 'group', 32)), log: (line) => console.log(line),
-  });
+  // SIGINT or SIGTERM: the job under way is given back at once (rather than when its lease runs out); a second one exits.
+  const stop = new AbortController();
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (stop.signal.aborted) process.exit(130);
+    console.log(`${sig}: stopping; the job under way will be given back`);
+    stop.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let r: Awaited<ReturnType<typeof work>>;
+  try {
+    r = await work({
+      url, out: opts.out, once: opts.once, leaseS, world: opts.world, model: opts.model, signal: stop.signal,
+      group: Math.max(1, intOption(opts.group, 'group', 32)), log: (line) => console.log(line),
+    });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
   const failed = r.jobs.filter((j) => j.outcome === 'failed').length;
   const cpu = process.cpuUsage();
-  console.log(`worker ${r.worker}: ${r.jobs.filter((j) => j.outcome === 'done').length} jobs done, ${r.episodes} episodes in ${r.seconds.toFixed(1)} s${r.episodes ? ` (${(r.episodes / r.seconds).toFixed(2)} episodes/s)` : ''}, cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s${failed ? `; ${failed} failed` : ''}`);
+  console.log(`worker ${r.worker}: ${r.jobs.filter((j) => j.outcome === 'done').length} jobs done, ${r.episodes} episodes in ${r.seconds.toFixed(1)} s${r.episodes ? ` (${(r.episodes / r.seconds).toFixed(2)} episodes/s)` : ''}, cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s${failed ? `; ${failed} failed` : ''}${r.stopped ? '; stopped' : ''}`);
   return failed ? 1 : 0;
 }
 
