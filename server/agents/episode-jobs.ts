@@ -248,10 +248,10 @@ export class EpisodeQueue {
       if (at <= last) gaps.push([at, last]);
       const added: Job[] = [];
       for (const [a, b] of gaps) {
-        for (let s = a; s <= b; s += jobSize) {
-          const r = await this.client.query(`INSERT INTO lightmud_episode_jobs (config, first_ep, last_ep, max_attempts) VALUES ($1, $2, $3, $4) RETURNING ${JOB_COLUMNS}`, [hash, s, Math.min(b, s + jobSize - 1), maxAttempts]);
-          added.push(toJob(r.rows[0]));
-        }
+        const r = await this.client.query(`INSERT INTO lightmud_episode_jobs (config, first_ep, last_ep, max_attempts)
+          SELECT $1, s, LEAST(s + $4 - 1, $3), $5 FROM generate_series($2::int, $3::int, $4::int) AS s ORDER BY s
+          RETURNING ${JOB_COLUMNS}`, [hash, a, b, jobSize, maxAttempts]);
+        added.push(...r.rows.map(toJob).sort((x, y) => x.first - y.first));
       }
       const covered = existing.reduce((n, r) => n + Math.min(last, r.last_ep) - Math.max(first, r.first_ep) + 1, 0);
       return { hash, added, covered };
