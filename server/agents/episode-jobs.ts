@@ -491,10 +491,25 @@ export async function work(opts: WorkOptions): Promise<WorkResult> {
         continue;
       }
       log(`claimed ${label}`);
+      // The lease is renewed from the claim on (loading a configuration's policy takes seconds).
+      let lost = false;
+      let renewing: Promise<void> = Promise.resolve();
+      const timer = setInterval(() => {
+        renewing = renewing.then(async () => {
+          if (lost) return;
+          try {
+            if (!(await queue.renew(job.id, worker, leaseS))) lost = true;
+          } catch {
+            lost = true; // the database is gone: another worker will take the job when the lease expires
+          }
+        });
+      }, (leaseS * 1000) / 3);
       let ctx: Loaded;
       try {
         ctx = await load(job.config, job.configJson);
       } catch (err) {
+        clearInterval(timer);
+        await renewing;
         const why = err instanceof Error ? err.message : String(err);
         await queue.release(job.id, worker, `worker ${worker}: ${why}`);
         record('requeued');
@@ -509,18 +524,6 @@ export async function work(opts: WorkOptions): Promise<WorkResult> {
       for (const f of readdirSync(dir)) if (f.startsWith(`.${base}.tmp-`)) rmSync(join(dir, f), { force: true });
       const tmp = join(dir, `.${base}.tmp-${worker.replace(/[^A-Za-z0-9_.-]/g, '_')}`);
 
-      let lost = false;
-      let renewing: Promise<void> = Promise.resolve();
-      const timer = setInterval(() => {
-        renewing = renewing.then(async () => {
-          if (lost) return;
-          try {
-            if (!(await queue.renew(job.id, worker, leaseS))) lost = true;
-          } catch {
-            lost = true; // the database is gone: another worker will take the job when the lease expires
-          }
-        });
-      }, (leaseS * 1000) / 3);
       const fd = openSync(tmp, 'w');
       const hash = createHash('sha256');
       let stats: EpisodeStats | undefined;
@@ -574,8 +577,14 @@ export async function work(opts: WorkOptions): Promise<WorkResult> {
         } else {
           const msg = err instanceof Error ? err.message : String(err);
           const state = await queue.fail(job.id, worker, msg).catch(() => null);
-          log(`${label}: failed (${msg}); ${state === 'failed' ? 'no attempts left' : 'queued again'}`);
-          record('failed');
+          if (state === null) {
+            // Not this worker's job any more (its lease expired and another worker took it meanwhile).
+            log(`${label}: ${msg}; and the job could not be marked failed (its lease was lost meanwhile, or the database is gone)`);
+            record('lost lease');
+          } else {
+            log(`${label}: failed (${msg}); ${state === 'failed' ? 'no attempts left' : 'queued again'}`);
+            record('failed');
+          }
         }
       }
       if (opts.once) break;

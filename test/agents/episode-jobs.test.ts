@@ -240,4 +240,19 @@ describe.skipIf(skip)('lightmud episodes queue / work / status on PostgreSQL', (
     expect(job).toEqual({ state: 'queued', attempts: 0, worker: null });
     expect(outputs(out)).toEqual({ text: '', files: [], hidden: [] });
   }, 120_000);
+
+  it('a worker whose job was taken from it (its lease expired) stops that job without writing', async () => {
+    const url = await database('taken');
+    const out = join(dir, 'out-taken');
+    expect(run(['queue', '--db', url, '--n', '6', '--turns', '6', '--seed', '8', '--job-size', '6', ...common()]).status).toBe(0);
+    const a = start(['work', '--db', url, '--out', out, '--lease', '3'], { LIGHTMUD_EPISODE_JOB_DELAY_MS: '600' });
+    await partialOutput(out, '000001-000006', a.out);
+    // As if its lease had expired and another worker had claimed the job (for 3 seconds).
+    await sql(url, "UPDATE lightmud_episode_jobs SET worker = 'other', attempts = attempts + 1, lease_until = now() + interval '3 seconds'");
+    expect(await a.exit, a.out()).toBe(0);
+    // It notices at its next renewal, stops without writing, waits for the other's lease to expire, and does the job.
+    expect(a.out()).toMatch(/job 1 \(.*attempt 1\): lease lost \(another worker has it now\); stopped without writing/);
+    expect(a.out()).toMatch(/done job 1 \(.*attempt 3\)/);
+    expect(outputs(out).text).toBe(single(6, 6, 8));
+  }, 120_000);
 });
