@@ -323,6 +323,13 @@ export class EpisodeQueue {
       WHERE id = $1 AND worker = $2 AND state = 'running'`, [id, worker, why.slice(0, 2000)]);
   }
 
+  /** Done jobs queued again (their output file is gone or changed): played again by the next worker. */
+  async requeue(ids: number[], why: string): Promise<number> {
+    const r = await this.client.query(`UPDATE lightmud_episode_jobs SET state = 'queued', attempts = 0, worker = NULL, lease_until = NULL,
+      output = NULL, checksum = NULL, finished = NULL, error = $2, updated = now() WHERE id = ANY($1::bigint[]) AND state = 'done'`, [ids, why]);
+    return r.rowCount ?? 0;
+  }
+
   /** Jobs queued or running (under any lease). */
   async pending(): Promise<number> {
     const r = await this.client.query(`SELECT count(*)::int AS n FROM lightmud_episode_jobs WHERE state IN ('queued', 'running')`);
@@ -389,7 +396,7 @@ interface Loaded {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-function fileSha256(path: string): string | null {
+export function fileSha256(path: string): string | null {
   try {
     return sha256(readFileSync(path));
   } catch {

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { postgresBinDir, startPostgres, type RunningPostgres } from '../server/stores.js';
@@ -224,6 +224,22 @@ describe.skipIf(skip)('lightmud episodes queue / work / status on PostgreSQL', (
     expect(c.stdout).toMatch(/job 2 \(.*\): .*000007-000012\.jsonl is there with the recorded checksum: done, not played again/);
     expect(outputs(out).text).toBe(text);
     expect(run(['--verify', out]).status).toBe(0);
+
+    // A done job's file lost: status --out finds it, --requeue-missing queues the job again, a worker writes the same bytes.
+    const ok = run(['status', '--db', url, '--out', out]);
+    expect(ok.stdout).toMatch(/2 done jobs' files checked in .*: 2 present with their checksum, 0 missing or changed/);
+    expect(ok.status).toBe(0);
+    const [hash] = readdirSync(out);
+    const lostFile = join(out, hash!, '000001-000006.jsonl');
+    rmSync(lostFile);
+    const missing = run(['status', '--db', url, '--out', out]);
+    expect(missing.status).toBe(1);
+    expect(missing.stdout).toContain(`job 1: ${lostFile}: missing`);
+    const requeued = run(['status', '--db', url, '--out', out, '--requeue-missing']);
+    expect(requeued.stdout).toContain('queued 1 jobs again');
+    expect(run(['status', '--db', url]).stdout).toMatch(/2 jobs: 1 queued, 0 running, 1 done, 0 failed; episodes 6\/12 done/);
+    expect(run(['work', '--db', url, '--out', out]).status).toBe(0);
+    expect(outputs(out).text).toBe(text);
   }, 180_000);
 
   it('a worker stopped with SIGTERM gives its job back at once, the attempt not counted', async () => {

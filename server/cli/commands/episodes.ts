@@ -12,7 +12,7 @@ import { episodeExamples, toParlai, type Example } from '../../episodes/examples
 import { runEpisodes, verifyEpisodes, type ModelEpisode } from '../../agents/episodes.js';
 import { EpisodeStore } from '../../agents/episode-store.js';
 import { defaultModelDir, loadPolicy } from '../../agents/load.js';
-import { configHash, describeConfig, EpisodeQueue, work, type EpisodeConfig } from '../../agents/episode-jobs.js';
+import { configHash, describeConfig, EpisodeQueue, fileSha256, jobOutput, work, type EpisodeConfig } from '../../agents/episode-jobs.js';
 
 const TASKS = [['speech', 'dialogue'], ['action', 'action'], ['emote', 'emote']] as const;
 
@@ -31,7 +31,7 @@ export const episodesCommand: Command = {
     '       lightmud episodes --verify FILE-or-DIR [--world FILE]',
     '       lightmud episodes queue --db postgres://... --n N --turns T [--seed S] [--job-size K] [--world FILE] [--model DIR]',
     '       lightmud episodes work --db postgres://... --out DIR [--once] [--lease SECONDS] [--world FILE] [--model DIR]',
-    '       lightmud episodes status --db postgres://...',
+    '       lightmud episodes status --db postgres://... [--out DIR [--requeue-missing]]',
     '',
     'Two characters are placed in a location (two who live there, or random ones when fewer do),',
     'with the location\'s objects and their own, and take T turns; each turn one utterance and at',
@@ -63,7 +63,9 @@ export const episodesCommand: Command = {
     '  work              claim jobs (FOR UPDATE SKIP LOCKED) and write DIR/<config-hash>/<first>-<last>.jsonl, the same',
     '                    bytes as `lightmud episodes` writes for those episodes; until no job is queued or running',
     '                    (--once: one job). --lease S (default 60): a job whose worker stops renewing is claimed again',
-    '  status            jobs by state and episodes done, per configuration; running and failed jobs',
+    '  status            jobs by state and episodes done, per configuration; running and failed jobs. With --out DIR:',
+    '                    whether every done job\'s file is in DIR with its recorded checksum; --requeue-missing queues',
+    '                    the jobs whose file is missing or changed again',
   ].join('\n'),
   async run(args) {
     const sub = args[0];
@@ -215,8 +217,9 @@ async function workCommand(args: string[]): Promise<number> {
 }
 
 async function statusCommand(args: string[]): Promise<number> {
-  const { opts, rest } = parseOptions(args, { db: 'string' });
+  const { opts, rest } = parseOptions(args, { db: 'string', out: 'string', 'requeue-missing': 'boolean' });
   if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
+  if (opts['requeue-missing'] && !opts.out) throw new UsageError('--requeue-missing needs --out DIR');
   const queue = await EpisodeQueue.connect(needPg(opts.db));
   try {
     const all = await queue.status();
@@ -228,7 +231,24 @@ async function statusCommand(args: string[]): Promise<number> {
       for (const r of c.running) console.log(`  running: job ${r.id} (episodes ${r.first}-${r.last}), worker ${r.worker}, attempt ${r.attempts}/${r.maxAttempts}, lease ${r.leaseLeftS! >= 0 ? `${r.leaseLeftS!.toFixed(0)} s left` : `expired ${(-r.leaseLeftS!).toFixed(0)} s ago`}`);
       for (const f of c.failed) console.log(`  failed: job ${f.id} (episodes ${f.first}-${f.last}) after ${f.attempts} attempts: ${f.error ?? ''}`);
     }
-    return 0;
+    if (!opts.out) return 0;
+    // The done jobs' files in DIR, against their recorded checksums.
+    const done = (await queue.jobs()).filter((j) => j.state === 'done');
+    const bad: { id: number; file: string; why: string }[] = [];
+    for (const j of done) {
+      const file = jobOutput(opts.out, j.config, j.first, j.last);
+      const sum = fileSha256(file);
+      if (sum === null) bad.push({ id: j.id, file, why: 'missing' });
+      else if (sum !== j.checksum) bad.push({ id: j.id, file, why: 'another checksum than recorded' });
+    }
+    for (const b of bad) console.log(`  job ${b.id}: ${b.file}: ${b.why}`);
+    console.log(`${done.length} done jobs' files checked in ${opts.out}: ${done.length - bad.length} present with their checksum, ${bad.length} missing or changed`);
+    if (bad.length && opts['requeue-missing']) {
+      const n = await queue.requeue(bad.map((b) => b.id), `output missing or changed in ${resolve(opts.out)}`);
+      console.log(`queued ${n} jobs again`);
+      return 0;
+    }
+    return bad.length ? 1 : 0;
   } finally {
     await queue.close();
   }
