@@ -33,6 +33,8 @@ export interface ModelEpisode extends Episode {
 
 export interface EpisodeOptions {
   n: number;
+  /** Index of the first episode (default 0): episodes first .. first+n-1 of the run, the same as in a run from 0. */
+  first?: number;
   turns: number;
   seed: number;
   /** Episodes played together (batched ranking). Default 16. */
@@ -187,9 +189,11 @@ export async function runEpisodes(world: World, policy: Policy, opts: EpisodeOpt
   const group = Math.max(1, opts.group ?? 16);
   const prefix = opts.prefix ?? `model-${opts.seed}`;
   const stats: EpisodeStats = { episodes: 0, turns: 0, actions: 0, emotes: 0, refused: 0, seconds: 0 };
-  for (let start = 0; start < opts.n; start += group) {
+  const first = Math.max(0, opts.first ?? 0);
+  const end = first + opts.n;
+  for (let start = first; start < end; start += group) {
     const lives: Live[] = [];
-    for (let i = start; i < Math.min(opts.n, start + group); i++) lives.push(startEpisode(world, i, opts.seed, rooms, home, prefix));
+    for (let i = start; i < Math.min(end, start + group); i++) lives.push(startEpisode(world, i, opts.seed, rooms, home, prefix));
     for (let t = 0; t < opts.turns; t++) {
       // An episode ends early when one of its characters has died (hit to 0 health).
       const playing = lives.filter((live) => live.ep.characters.every((id) => live.world.character(id)));

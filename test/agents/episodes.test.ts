@@ -37,7 +37,7 @@ afterAll(async () => {
   cleanup();
 });
 
-async function play(opts: { n: number; turns: number; seed: number; group?: number }): Promise<ModelEpisode[]> {
+async function play(opts: { n: number; turns: number; seed: number; group?: number; first?: number }): Promise<ModelEpisode[]> {
   const out: ModelEpisode[] = [];
   await runEpisodes(littleWorld(), policy, { ...opts, onEpisode: (e) => void out.push(structuredClone(e)) });
   return out;
@@ -53,6 +53,9 @@ describe('episodes', () => {
     // The first episodes of a longer run are the episodes of a shorter one.
     const d = await play({ n: 3, turns: 8, seed: 7 });
     expect(JSON.stringify(d)).toBe(JSON.stringify(a.slice(0, 3)));
+    // And a run from episode 4 on plays the same episodes as the longer run did (the jobs of `episodes work`).
+    const e = await play({ n: 3, turns: 8, seed: 7, first: 3, group: 2 });
+    expect(JSON.stringify(e)).toBe(JSON.stringify(a.slice(3, 6)));
   });
 
   it('follow LIGHT\'s setup and replay in the engine without a mismatch', async () => {
