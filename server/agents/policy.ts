@@ -525,17 +525,16 @@ export class Policy {
     await personasP;
     return Promise.all(
       contexts.map(async (ctx, i) => {
-        const scene0 = scenes[i];
+        const scene = scenes[i];
         // a greeting, a goodbye or "how are you": a plain line (the corpus's are about their own scenes)
-        if (scene0?.partnerLine && this.unsure && FORMULAS.has(unsureKind(scene0.partnerLine))) {
-          const plain = unsureLine(scene0.partnerLine, scene0.said, scene0.selfName);
+        if (scene?.partnerLine && this.unsure && FORMULAS.has(unsureKind(scene.partnerLine))) {
+          const plain = unsureLine(scene.partnerLine, scene.said, scene.selfName);
           if (plain) return { text: plain, unsure: true };
         }
         const qi = q.subarray(i * d, (i + 1) * d);
         const ev = this.hybrid?.has('speech') ? this.hybrid.evidence(ctx) : undefined;
         const found = this.candidatesFor(ev, hits[i] ?? [], qi);
         let texts: string[];
-        const scene = scenes[i];
         /** Each scored candidate's evidence from the corpus: its prompt's likeness to the line heard, its speakers' to this one. */
         const evidence = new Map<string, { s: number; r: number }>();
         if (ev && this.hybrid) {
