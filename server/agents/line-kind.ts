@@ -8,9 +8,14 @@ export type LineKind = 'what' | 'where' | 'who' | 'when' | 'why' | 'how' | 'whic
 const WH = /\b(what|where|who|whom|whose|when|why|how|which)\b/;
 const YES_NO = /^(?:are|is|am|was|were|do|does|did|can|could|will|would|have|has|had|may|might|should|shall|must|won't|don't|doesn't|didn't|isn't|aren't|wasn't|can't|couldn't|wouldn't|haven't|hasn't|anyone|anything|any)\b/;
 
-export function lineKind(line: string): LineKind {
+/** The last sentence of a line, as written ("Good evening! Cold tonight, isn't it?" -> "Cold tonight, isn't it?"). */
+export function lastSentence(line: string): string {
   const sentences = line.trim().split(/(?<=[.!?])\s+/).filter(Boolean);
-  const last = (sentences[sentences.length - 1] ?? '').toLowerCase().replace(/^[^a-z]+/, '');
+  return sentences[sentences.length - 1] ?? '';
+}
+
+export function lineKind(line: string): LineKind {
+  const last = lastSentence(line).toLowerCase().replace(/^[^a-z]+/, '');
   if (!last.endsWith('?')) return 'remark';
   // "..., isn't it?" / "..., don't you?": a tag asks yes or no
   if (/,\s*(?:isn't|aren't|wasn't|don't|doesn't|didn't|won't|can't|haven't|hasn't|right|eh|yes|no)\b[^,]*\?$/.test(last)) return 'yesno';
@@ -29,8 +34,7 @@ export function lineKind(line: string): LineKind {
  */
 export function asksAboutYou(line: string): boolean {
   if (lineKind(line) === 'remark') return false;
-  const sentences = line.trim().split(/(?<=[.!?])\s+/).filter(Boolean);
-  const last = (sentences[sentences.length - 1] ?? '').toLowerCase();
+  const last = lastSentence(line).toLowerCase();
   if (!/\b(?:you|your|yours|yourself|ye)\b/.test(last)) return false;
   if (/^(?:can|could|would|will|won't)\s+(?:you|ye)\s+(?:please\s+)?(?:give|hand|pass|tell|show|help|lend|spare|take|bring|get|fetch|point|direct|let|sell|lead|take|find|open|watch|mind)\b/.test(last)) return false;
   if (/\b(?:need|want|like)\s+(?:any|some|a)?\s*(?:help|hand|company)\b|^(?:can|could|shall|may)\s+i\b|\bmind if\b/.test(last)) return false;
@@ -45,8 +49,7 @@ export function asksAboutYou(line: string): boolean {
  */
 export function yesNoToWh(heard: string, reply: string): boolean {
   if (!/^(?:yes|no|aye|nay|yeah|yep|nope)\b/i.test(reply.trim())) return false;
-  const sentences = heard.trim().split(/(?<=[.!?])\s+/).filter(Boolean);
-  const last = (sentences[sentences.length - 1] ?? '').toLowerCase().replace(/^[^a-z]+/, '');
+  const last = lastSentence(heard).toLowerCase().replace(/^[^a-z]+/, '');
   if (!last.endsWith('?') || /,\s*(?:isn't|aren't|wasn't|don't|doesn't|didn't|won't|can't|right|eh)\b[^,]*\?$/.test(last)) return false;
   return /^(?:who|whom|whose|what|where|when|which|how)\b/.test(last) && !/^(?:how|what) about\b|^what if\b|^how come\b/.test(last);
 }

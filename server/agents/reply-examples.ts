@@ -14,6 +14,7 @@
  */
 import type { Episode } from '../episodes/episode.js';
 import type { World } from '../engine/world.js';
+import { lastSentence } from './line-kind.js';
 import { allWords, cosine, DocFrequencies, irWords, LexicalIndex, type TfIdfVector } from '../../models/runtime/lexical.js';
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
@@ -139,8 +140,7 @@ export class ReplyExamples {
    * words and the words any question is made of ("like", "best", "favourite", "think", "tonight").
    */
   focusOf(line: string): string[] {
-    const last = line.trim().split(/(?<=[.!?])\s+/).filter(Boolean).pop() ?? '';
-    return [...new Set(irWords(last).filter((w) => w.length >= 3 && !QUESTION_WORDS.has(w)))];
+    return [...new Set(irWords(lastSentence(line)).filter((w) => w.length >= 3 && !QUESTION_WORDS.has(w)))];
   }
 
   /** The vector of a speaker's name and persona, to compare with the corpus's speakers. */

@@ -10,7 +10,7 @@
  * 35 of the 44 replies in that region were nonsense (5% of them sensible): a person who does not know
  * says so, or says something plain.
  */
-import { asksAboutYou, lineKind } from './line-kind.js';
+import { asksAboutYou, lastSentence, lineKind } from './line-kind.js';
 
 /** Plain lines for each kind of heard line, in the order they are tried. */
 const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'wellbeing' | 'tired' | 'hungry' | 'cold' | 'lost' | 'offer' | 'tag' | 'personal' | 'yesno' | 'wh' | 'remark', string[]> = {
@@ -43,7 +43,7 @@ export function unsureKind(heard: string): keyof typeof LINES {
   if (THANKS.test(s)) return 'thanks';
   if (SORRY.test(s)) return 'sorry';
   const kind = lineKind(heard);
-  const last = s.split(/(?<=[.!?])\s+/).pop() ?? s;
+  const last = lastSentence(s);
   // "How are you today?", "How are you keeping?", "How's life?"
   if (/^(?:and\s+)?how(?:'s| is| are| have)\s+(?:you|ye|things|life|it going|you been|your day)\b[^?]*\?$/.test(last) && !/\bhow (?:are|did|do) you (?:know|get|make|find|manage|come|feel about)\b/.test(last)) return 'wellbeing';
   if (kind === 'yesno') {
