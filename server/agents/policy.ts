@@ -136,6 +136,12 @@ export interface Unsure {
  */
 const FORMULAS = new Set<ReturnType<typeof unsureKind>>(['farewell', 'greeting', 'wellbeing', 'tired']);
 
+/** A plain line of the kind the partner's line calls for (unsure.ts), unless every such line was said already. */
+function plainReply(scene: Scene): Said | undefined {
+  const text = scene.partnerLine ? unsureLine(scene.partnerLine, scene.said, scene.selfName) : undefined;
+  return text ? { text, unsure: true } : undefined;
+}
+
 /**
  * A line said in the corpus only by characters less like this one than this (r, as for UNSURE) is not
  * said when it names a thing that is not at hand (line-judge.ts `absentThings`: "you'd need waders",
@@ -528,8 +534,8 @@ export class Policy {
         const scene = scenes[i];
         // a greeting, a goodbye or "how are you": a plain line (the corpus's are about their own scenes)
         if (scene?.partnerLine && this.unsure && FORMULAS.has(unsureKind(scene.partnerLine))) {
-          const plain = unsureLine(scene.partnerLine, scene.said, scene.selfName);
-          if (plain) return { text: plain, unsure: true };
+          const plain = plainReply(scene);
+          if (plain) return plain;
         }
         const qi = q.subarray(i * d, (i + 1) * d);
         const ev = this.hybrid?.has('speech') ? this.hybrid.evidence(ctx) : undefined;
@@ -599,24 +605,18 @@ export class Policy {
               passedStranger ??= v.text;
               continue;
             }
-            // its own line, but an answer to something else altogether: say something plain
-            if (e && scene.partnerLine && this.unsure?.offTopic !== undefined && e.s < this.unsure.offTopic) {
-              const plain = unsureLine(scene.partnerLine, scene.said, scene.selfName);
-              if (plain) return { text: plain, unsure: true };
-            }
-            // an answer to some other line, from someone unlike this character (or after passing over
-            // others' answers about themselves): say something plain
-            if (e && scene.partnerLine && this.unsure && e.s < this.unsure.prompt && (e.r < this.unsure.role || passedStranger !== undefined)) {
-              const plain = unsureLine(scene.partnerLine, scene.said, scene.selfName);
-              if (plain) return { text: plain, unsure: true };
+            // say something plain instead: its own line, but an answer to something else altogether; or an
+            // answer to some other line, from someone unlike this character (or after passing over others'
+            // answers about themselves)
+            const u = this.unsure;
+            if (e && u && ((u.offTopic !== undefined && e.s < u.offTopic) || (e.s < u.prompt && (e.r < u.role || passedStranger !== undefined)))) {
+              const plain = plainReply(scene);
+              if (plain) return plain;
             }
             return { text: v.text };
           }
         }
-        if (passedStranger !== undefined) {
-          const plain = scene.partnerLine ? unsureLine(scene.partnerLine, scene.said, scene.selfName) : undefined;
-          return plain ? { text: plain, unsure: true } : { text: passedStranger };
-        }
+        if (passedStranger !== undefined) return plainReply(scene) ?? { text: passedStranger };
         return { text: '' };
       }),
     );
