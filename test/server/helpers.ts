@@ -151,6 +151,23 @@ export class WsClient {
     return this.next((f) => f.type === type, `a ${type} frame`) as Promise<Extract<ServerFrame, { type: K }>>;
   }
 
+  /**
+   * The frame answering a request by its id, wherever it is (ids are unique): commands run
+   * concurrently must not pass over each other's answers, as a shared cursor would when several
+   * frames arrive in one chunk. The cursor moves past it, as next() would.
+   */
+  private answer<T extends ServerFrame>(match: (f: ServerFrame) => boolean, what: string): Promise<T> {
+    return waiter(what, () => {
+      const i = this.frames.findIndex(match);
+      if (i >= 0) {
+        this.cursor = Math.max(this.cursor, i + 1);
+        return this.frames[i] as T;
+      }
+      if (this.closed) throw new Error(`connection closed (${this.closed.code} ${this.closed.reason}) while waiting for ${what}`);
+      return undefined;
+    }, this.subscribe);
+  }
+
   /** Any frame already received or still to come (ignores the cursor). */
   seen(match: (f: ServerFrame) => boolean, what = 'a frame'): Promise<ServerFrame> {
     return waiter(what, () => this.frames.find(match), this.subscribe);
@@ -172,9 +189,9 @@ export class WsClient {
   async command(text: string): Promise<{ result: ObservationFrame; state: StateFrame }> {
     const id = `c${this.nextId++}`;
     this.send({ type: 'command', text, id });
-    const result = await this.next<ObservationFrame>((f) => (f.type === 'observation' && f.id === id) || (f.type === 'error' && f.id === id), `the result of "${text}"`);
+    const result = await this.answer<ObservationFrame>((f) => (f.type === 'observation' && f.id === id) || (f.type === 'error' && f.id === id), `the result of "${text}"`);
     if ((result as ServerFrame).type === 'error') throw new Error(`"${text}" was refused: ${JSON.stringify(result)}`);
-    const state = await this.next<StateFrame>((f) => f.type === 'state' && f.id === id, `the state after "${text}"`);
+    const state = await this.answer<StateFrame>((f) => f.type === 'state' && f.id === id, `the state after "${text}"`);
     return { result, state };
   }
 
