@@ -64,6 +64,7 @@ describe('imports', () => {
     ['server/engine', ['server/net', 'server/agents', 'server/store', 'server/host', 'server/api', 'server/crowd', 'models']],
     ['server/agents', ['server/net', 'server/host/host.ts', 'server/api', 'server/crowd', 'models/training']],
     ['models/runtime', ['server/net', 'server/host', 'server/agents', 'server/store', 'models/training']],
+    ['server/store', ['server/net', 'server/agents', 'server/host', 'server/api', 'server/crowd', 'models']],
     ['server/crowd', ['models/training']],
     ['server/api', ['models/training']],
   ])('%s imports nothing from %j', (from, forbidden) => {

@@ -12,7 +12,9 @@ import { episodeExamples, toParlai, type Example } from '../../episodes/examples
 import { runEpisodes, verifyEpisodes, type ModelEpisode } from '../../agents/episodes.js';
 import { EpisodeStore } from '../../agents/episode-store.js';
 import { defaultModelDir, loadPolicy } from '../../agents/load.js';
-import { configHash, describeConfig, EpisodeQueue, fileSha256, jobOutput, work, type EpisodeConfig } from '../../agents/episode-jobs.js';
+import { configHash, describeConfig, fileSha256, jobOutput, type EpisodeConfig } from '../../agents/episode-config.js';
+import { work } from '../../agents/episode-worker.js';
+import { EpisodeQueue } from '../../store/episode-queue.js';
 
 const TASKS = [['speech', 'dialogue'], ['action', 'action'], ['emote', 'emote']] as const;
 
@@ -172,9 +174,9 @@ async function queueCommand(args: string[]): Promise<number> {
     world: opts.world ?? DEFAULT_WORLD, model: opts.model ?? defaultModelDir(), turns,
     seed: intOption(opts.seed, 'seed', 1), rerank: Math.max(0, intOption(opts.rerank, 'rerank', 0)),
   });
-  const queue = await EpisodeQueue.connect(url);
+  const queue = await EpisodeQueue.connect<EpisodeConfig>(url);
   try {
-    const { hash, added, covered } = await queue.enqueue(config, 1, n, jobSize, maxAttempts);
+    const { hash, added, covered } = await queue.enqueue(configHash(config), config, 1, n, jobSize, maxAttempts);
     const eps = added.reduce((a, j) => a + j.last - j.first + 1, 0);
     console.log(`configuration ${hash} (world ${config.world}, model ${config.model}, ${turns} turns, seed ${config.seed}${config.rerank ? `, rerank ${config.rerank}` : ''}): episodes 1-${n}`);
     console.log(`enqueued ${added.length} jobs (${eps} episodes)${covered ? `; ${covered} episodes were enqueued already` : ''}`);
@@ -220,7 +222,7 @@ async function statusCommand(args: string[]): Promise<number> {
   const { opts, rest } = parseOptions(args, { db: 'string', out: 'string', 'requeue-missing': 'boolean' });
   if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
   if (opts['requeue-missing'] && !opts.out) throw new UsageError('--requeue-missing needs --out DIR');
-  const queue = await EpisodeQueue.connect(needPg(opts.db));
+  const queue = await EpisodeQueue.connect<EpisodeConfig>(needPg(opts.db));
   try {
     const all = await queue.status();
     if (!all.length) console.log('no episode jobs');
