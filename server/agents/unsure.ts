@@ -25,7 +25,8 @@ const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'wellbeing' |
   lost: ['Lost? Ask me the way to a place, and I might know it.'],
   offer: ["No, I'm all right, thank you.", 'Kind of you, but no.', 'Not just now, thanks.'],
   tag: ['Aye, that it is.', 'It is, right enough.'],
-  personal: ["I'd sooner not say.", 'Why do you ask?', "That's my own business, friend."],
+  // Modest, not curt: readers found "That's my own business, friend." rude and "Why do you ask?" evasive.
+  personal: ["I'd sooner not say.", "Me? There's not much to tell.", "Ah, that's a long story for another day."],
   yesno: ["Hm. I couldn't say.", 'Hard to say, really.', 'Not that I know of.'],
   wh: ["I couldn't tell you, I'm afraid.", "Now there's a question. I don't rightly know.", 'Hard to say.', 'I wish I knew.'],
   remark: ['Is that so?', 'Hm. Go on.', 'Well, well.', 'I see.'],
