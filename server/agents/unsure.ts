@@ -47,6 +47,8 @@ export function unsureKind(heard: string): keyof typeof LINES {
   const last = lastSentence(s);
   // "How are you today?", "How are you keeping?", "How's life?"
   if (/^(?:and\s+)?how(?:'s| is| are| have)\s+(?:you|ye|things|life|it going|you been|your day)\b[^?]*\?$/.test(last) && !/\bhow (?:are|did|do) you (?:know|get|make|find|manage|come|feel about)\b/.test(last)) return 'wellbeing';
+  // "You well this morning?", "Are you keeping well?", "All well with you?", "How goes it?", "How fare you?"
+  if (/^(?:and\s+)?(?:(?:are\s+)?(?:you|ye)\s+(?:keeping |doing |faring )?(?:well|all right|alright|keeping)|(?:keeping|doing|faring) well|all well(?: with you)?|how (?:goes it|fare you|do you fare|have you been|do you do))(?:[ ,]+(?:today|tonight|this (?:morning|evening|afternoon|day)|these days|lately|then|now|friend|my friend|mistress|sir))*\s*\?$/.test(last)) return 'wellbeing';
   if (kind === 'yesno') {
     // "Cold tonight, isn't it?": agreeing is the plain answer
     if (/,\s*(?:isn't|aren't|wasn't|don't|doesn't|didn't|right|eh)\b[^,]*\?$/.test(last)) return 'tag';
