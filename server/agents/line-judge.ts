@@ -82,8 +82,8 @@ const VOCATIVE_ADJECTIVES = '(?:little|great|big|poor|sweet|silly|clever|kind|br
 /** Ways of calling someone that fit only some people ("little one", "child", "lad"): slots like names. */
 export const GENERIC_VOCATIVES = ['little one', 'little creature', 'creature', 'beast', 'little beast', 'child', 'lad', 'lass', 'boy', 'girl', 'son', 'daughter', 'little mistress', 'little master', 'young man', 'young lady', 'old man', 'old woman', 'grandfather', 'grandmother', 'granny', 'grandpa', 'grandma', 'my boy', 'my girl', 'my child', 'children'];
 
-/** "Good morning, smith!": whoever a greeting calls by one word is its addressee. */
-const GREETING_VOCATIVE = /^(?:hello|hi|hey|greetings|well met|good (?:morning|day|evening|afternoon)|morning|evening|welcome)(?: again| back| there)?,\s+(?:my\s+|little\s+|old\s+|young\s+|dear\s+)?([a-z]+)\s*[!.,?]/i;
+/** "Good morning, smith!", "Hello, cloth man!": whoever a greeting calls by one or two words is its addressee. */
+const GREETING_VOCATIVE = /^(?:hello|hi|hey|greetings|well met|good (?:morning|day|evening|afternoon)|morning|evening|welcome)(?: again| back| there)?,\s+(?:my\s+|little\s+|old\s+|young\s+|dear\s+)?([a-z]+(?:\s+[a-z]+)?)\s*[!.,?]/i;
 /** One-word ways of calling anyone: these stay as they are. */
 const FITS_ANYONE = new Set(['friend', 'friends', 'sir', 'madam', 'stranger', 'traveller', 'traveler', 'everyone', 'all', 'there', 'neighbour', 'neighbor', 'lord', 'lady', 'master', 'mistress', 'you', 'again', 'folks', 'love', 'dear']);
 
@@ -263,7 +263,8 @@ export class PoolLines {
     const last = /,\s+(?:[a-z]+\s+)?([a-z]+)\s*[.!?]*["')]*\s*$/i.exec(text)?.[1]?.toLowerCase();
     const names = [first, last].filter((w): w is string => !!w && this.kinds.has(w));
     const greeted = GREETING_VOCATIVE.exec(text)?.[1]?.toLowerCase();
-    if (greeted && !FITS_ANYONE.has(greeted)) names.push(greeted);
+    // "Hello, good sir!", "Hello again, my friend.": a way of calling anyone stays.
+    if (greeted && !FITS_ANYONE.has(head(greeted))) names.push(greeted);
     return (names.length ? vocativeTemplate(text, names) : undefined) ?? vocativeTemplate(text, GENERIC_VOCATIVES);
   }
 

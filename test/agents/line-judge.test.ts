@@ -42,13 +42,16 @@ describe('vocatives become slots for the partner', () => {
     expect(fill(t, 'the guard')).toBe(filled);
     expect(dropVocative(t)).toBe(dropped);
   });
-  it('a greeting calls its addressee by one word; words that fit anyone stay', () => {
-    const pool = new PoolLines(['Good morning, smith! How are you today?', 'Good morning, friend! How are you today?', 'Hello, little creature. Have you seen the serpent?'], [], world);
+  it('a greeting calls its addressee by one or two words; words that fit anyone stay', () => {
+    const pool = new PoolLines(['Good morning, smith! How are you today?', 'Good morning, friend! How are you today?', 'Hello, little creature. Have you seen the serpent?', 'Hello, cloth man! You well this morning?', 'Hello, good sir! Fine day.'], [], world);
     const j = new LineJudge(pool, worldProperNames(world));
     const said = (t: string) => j.judge(t, scene({ selfName: 'innkeeper', partnerName: 'lost pilgrim', objects: [], held: [] }));
     expect(said('Good morning, smith! How are you today?')).toEqual({ ok: true, text: 'Good morning, lost pilgrim! How are you today?' });
     expect(said('Good morning, friend! How are you today?')).toEqual({ ok: true, text: 'Good morning, friend! How are you today?' });
     expect(said('Hello, little creature. Have you seen the serpent?')).toEqual({ ok: true, text: 'Hello, lost pilgrim. Have you seen the serpent?' });
+    // Said to an apothecary in a model-vs-model episode: the line was written to a cloth merchant.
+    expect(said('Hello, cloth man! You well this morning?')).toEqual({ ok: true, text: 'Hello, lost pilgrim! You well this morning?' });
+    expect(said('Hello, good sir! Fine day.')).toEqual({ ok: true, text: 'Hello, good sir! Fine day.' });
   });
 
   it('a line that only mentions the name is no vocative', () => {
