@@ -224,9 +224,13 @@ export function motivated(action: string, history: HistoryEntry[], say: string, 
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A persona that gives a reason to steal, or to strike first. */
-const THIEF = /\b(?:thief|thieves|steal|stealing|pickpocket|cutpurse|robber|rob|bandit|brigand|pirate|burglar)\b/i;
-const FIGHTER = /\b(?:fight|fighting|brawl|kill|killing|murder|bandit|brigand|raider|bully|hate|monster|beast|assassin|violent|rage)\b/i;
+/**
+ * A persona that gives a reason to steal, or to strike first: in its own words, about itself ("I am a
+ * cutpurse", "I steal buttons", "I would bite the lord"). A word anywhere was not enough: the hunter's
+ * persona calls someone else a thief, and she robbed and hit the verderer in a seeded episode.
+ */
+const THIEF = /\bI(?: am|'m| was)(?: a| an| the)?(?: [a-z-]+){0,2} (?:thief|pickpocket|cutpurse|robber|bandit|brigand|pirate|burglar|urchin)\b|\bI(?: [a-z]+)? (?:steal|stole|rob|robbed|pinch|nick|filch|snatch|pick pockets|cut purses)\b/i;
+const FIGHTER = /\bI(?: am|'m| was)(?: a| an| the)?(?: [a-z-]+){0,2} (?:bully|brute|brawler|killer|murderer|assassin|bandit|brigand|raider|monster|mercenary)\b|\bI(?: [a-z]+)? (?:fight|fought|kill|killed|brawl|bite|attack|beat|punch|love a fight|like a fight)\b/i;
 
 /**
  * Actions the model may take given its history and persona: no repeat of its last three, nothing

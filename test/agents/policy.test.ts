@@ -99,6 +99,22 @@ describe('the model policy', () => {
     expect(provoked('hit orc')).toBe(true);
   });
 
+  it.each([
+    ['I steal buttons, crumbs and secrets.', true, false],
+    ['I am a street urchin, quick of hand.', true, false],
+    ['I am an old mercenary and I have seen every war.', false, true],
+    ['I have bitten the tinker, and I would bite the lord himself.', false, true],
+    // Reasons about others, or no reason at all, are none.
+    ['I hunt with the lord\'s leave, which makes me honest and him a thief.', false, false],
+    ['The living come to steal my gold, and I let them take it.', false, false],
+    ['I know which toadstools heal and which kill.', false, false],
+    ['I hate the dogs of the farms and the smell of smoke.', false, false],
+  ])('a persona gives a reason to steal or strike first only in its own words: %s', (persona, steals, hits) => {
+    const filter = actionFilter([], persona);
+    expect(filter('steal shovel from orc')).toBe(steals);
+    expect(filter('hit orc')).toBe(hits);
+  });
+
   it('prefers lines that name nobody who is absent', async () => {
     policy.setWorldNames(['gardener', 'orc', 'kitty', 'ghost', 'carter']);
     expect(policy.namesAbsent('Go away, you smelly orc.', ['gardener', 'kitty'])).toBe(true);
