@@ -12,6 +12,7 @@ import { describeStorageFault, openDb, type Db } from '../store/db.js';
 import type { NewEvent } from '../store/world-store.js';
 import { SqliteStore, type GameStore, type WorldWrite } from '../store/store.js';
 import type { CharacterState, EventSummary, ObjectView } from '../net/protocol.js';
+import { StateCache } from './state-cache.js';
 import { agentView, type AgentView, type ViewOptions } from '../agents/view.js';
 import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, OpenInfo, StorageFault, SubmitResult, WorldCounts, WorldSummary } from './types.js';
 import { parse } from '../engine/parser.js';
@@ -106,7 +107,7 @@ export class GameHost {
    * state stays true until something other than speech happens in that room (see invalidate()).
    * validActions is the costly part of a state (milliseconds for a character holding many things).
    */
-  private stateCache = new Map<string, CharacterState>();
+  private stateCache = new StateCache();
 
   private constructor(
     store: GameStore,
@@ -477,7 +478,7 @@ export class GameHost {
     }
     // A character that moved is named by its event (actor or target), with the room it left, so the
     // room of its cached state is in `rooms` too. (Admin operations clear the whole cache.)
-    for (const [id, s] of this.stateCache) if (rooms.has(s.room.id)) this.stateCache.delete(id);
+    this.stateCache.forgetRooms(rooms);
     return true;
   }
 
