@@ -159,6 +159,7 @@ export default async function conversation(ctx: BenchContext): Promise<void> {
     bench: 'conversation_episodes', model, episodes: n, turns: 10, lines: counts.lines, actions: counts.actions,
     self_naming_pct: pct(r.self_naming!), absent_name_pct: pct(r.absent_name!), own_repeat_pct: pct(r.own_repeat!), contradiction_pct: pct(r.contradiction!),
     undone_action_pct: pct(r.undone_action!), hostility_pct: pct(r.hostility!), reply_shares_content_pct: pct(r.shares_content!),
+    plain_line_pct: pct(r.plain_line!),
   });
   writeFileSync(join(OUT, 'conversation-episodes.md'), episodesMarkdown(world, episodes, flagged));
 

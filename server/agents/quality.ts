@@ -11,6 +11,8 @@
  *   hostility       hit or steal with no reason in the conversation (the partner hit, robbed or
  *                   threatened first) or the persona
  *   shares_content  (not a defect) a reply shares a content word with the line it answers
+ *   plain_line      (not a defect) a stock plain line of unsure.ts ("Is that so?"): passable alone, stilted
+ *                   when two characters trade them
  *
  * Used by the conversation bench (bench/conversation.bench.ts) and its tests.
  */
@@ -22,6 +24,7 @@ import { irWords } from '../../models/runtime/lexical.js';
 import { undoes } from '../../models/runtime/hybrid.js';
 import type { LineJudge } from './line-judge.js';
 import { hostilityAllowed } from './policy.js';
+import { isPlainLine } from './unsure.js';
 import type { HistoryEntry } from './context.js';
 
 export interface QualityCounts {
@@ -35,6 +38,7 @@ export interface QualityCounts {
   undone_action: number;
   hostility: number;
   shares_content: number;
+  plain_line: number;
 }
 
 export interface Flagged {
@@ -45,7 +49,7 @@ export interface Flagged {
 }
 
 export function emptyCounts(): QualityCounts {
-  return { lines: 0, actions: 0, replies: 0, self_naming: 0, absent_name: 0, own_repeat: 0, contradiction: 0, undone_action: 0, hostility: 0, shares_content: 0 };
+  return { lines: 0, actions: 0, replies: 0, self_naming: 0, absent_name: 0, own_repeat: 0, contradiction: 0, undone_action: 0, hostility: 0, shares_content: 0, plain_line: 0 };
 }
 
 const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9' ]+/g, ' ').replace(/\s+/g, ' ').trim();
@@ -70,6 +74,7 @@ export function episodeQuality(world: World, ep: Episode, judge: LineJudge, coun
       counts.lines++;
       const mine = said.get(t.speaker) ?? new Set<string>();
       if (mine.has(norm(t.say))) flag(i, 'own_repeat', t.say);
+      if (isPlainLine(t.say)) counts.plain_line++;
       mine.add(norm(t.say));
       said.set(t.speaker, mine);
       const room = w.roomOf(t.speaker)!;
@@ -112,5 +117,6 @@ export function rates(c: QualityCounts): Record<string, number> {
     undone_action: per(c.undone_action, c.actions),
     hostility: per(c.hostility, c.actions),
     shares_content: per(c.shares_content, c.replies),
+    plain_line: per(c.plain_line, c.lines),
   };
 }

@@ -32,6 +32,13 @@ const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'wellbeing' |
   remark: ['Is that so?', 'Hm. Go on.', 'Well, well.', 'I see.'],
 };
 
+const PLAIN = new Set(Object.values(LINES).flat().map((l) => l.toLowerCase()));
+
+/** Is `text` one of the plain lines ("Is that so?", "Hm. I couldn't say.")? */
+export function isPlainLine(text: string): boolean {
+  return PLAIN.has(text.trim().toLowerCase());
+}
+
 const FAREWELL = /\b(?:goodbye|good-bye|farewell|bye|take care|be going|be off|be on my way|safe travels|see you|until next time|so long)\b/;
 const THANKS = /\b(?:thank you|thanks|thank ye|much obliged|grateful)\b/;
 const SORRY = /\b(?:sorry|apologi[sz]e|forgive me|pardon me|my apologies)\b/;

@@ -3,7 +3,7 @@
  * line calls for, never one already said in the conversation, and spread across speakers.
  */
 import { describe, expect, it } from 'vitest';
-import { unsureKind, unsureLine } from '../../server/agents/unsure.js';
+import { isPlainLine, unsureKind, unsureLine } from '../../server/agents/unsure.js';
 import { asksAboutYou, lineKind, yesNoToWh } from '../../server/agents/line-kind.js';
 
 describe('the kind of plain line a heard line calls for', () => {
@@ -98,5 +98,13 @@ describe('a plain line', () => {
   it('differs between speakers, so a room does not answer in chorus', () => {
     const lines = new Set(['dockhand', 'lighthouse keeper', 'reed cutter', 'drover', 'hunter', 'innkeeper'].map((n) => unsureLine('Who is in charge around here?', new Set(), n)));
     expect(lines.size).toBeGreaterThan(1);
+  });
+});
+
+describe('a plain line heard', () => {
+  it('is known as one, whatever its case and spacing; a line that only starts like one is not', () => {
+    expect(isPlainLine('Is that so?')).toBe(true);
+    expect(isPlainLine('  hm. i couldn\'t say. ')).toBe(true);
+    expect(isPlainLine('Is that so? Then the mill is closed.')).toBe(false);
   });
 });
