@@ -26,7 +26,7 @@ const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'wellbeing' |
   offer: ["No, I'm all right, thank you.", 'Kind of you, but no.', 'Not just now, thanks.'],
   tag: ['Aye, that it is.', 'It is, right enough.'],
   // Modest, not curt: readers found "That's my own business, friend." rude and "Why do you ask?" evasive.
-  personal: ["I'd sooner not say.", "Me? There's not much to tell.", "Ah, that's a long story for another day."],
+  personal: ["I'd sooner not say.", "I've never given it much thought, to be honest.", "Ah, that's a long story for another day."],
   yesno: ["Hm. I couldn't say.", 'Hard to say, really.', 'Not that I know of.'],
   wh: ["I couldn't tell you, I'm afraid.", "Now there's a question. I don't rightly know.", 'Hard to say.', 'I wish I knew.'],
   remark: ['Is that so?', 'Hm. Go on.', 'Well, well.', 'I see.'],
@@ -61,8 +61,9 @@ export function unsureKind(heard: string): keyof typeof LINES {
     if (/,\s*(?:isn't|aren't|wasn't|don't|doesn't|didn't|right|eh)\b[^,]*\?$/.test(last)) return 'tag';
     // "Do you need any help?", "Can I get you anything?": an offer
     if (/\b(?:need|want)\s+(?:any|some|a)\s+(?:help|hand)\b|^(?:can|could|shall|may)\s+i\s+(?:help|get|bring|fetch|carry|do)\b/.test(last)) return 'offer';
-    // "Are you married?", "Do you believe in magic?": about the speaker's own life ("Have you heard any news?" is not)
-    if (/^(?:are|were|did)\s+(?:you|ye)\b|^(?:do|would|will)\s+(?:you|ye)\s+(?:like|love|have|believe|enjoy|want|miss|ever|sing|play|pray|hope|fear|mind|dream|think|sleep|eat|drink|hunt|fish|go|live|work)\b|^have\s+(?:you|ye)\s+(?:ever|always|been|got|a|any|no|lived|worked|travelled|traveled|married|seen a)\b/.test(last)) return 'personal';
+    // "Are you married?", "Do you believe in magic?": about the speaker's own life ("Have you heard any news?",
+    // "Did you find where they went?" are not)
+    if (/^(?:are|were)\s+(?:you|ye)\b|^did\s+(?:you|ye)\s+ever\b|^(?:do|would|will)\s+(?:you|ye)\s+(?:like|love|have|believe|enjoy|want|miss|ever|sing|play|pray|hope|fear|mind|dream|think|sleep|eat|drink|hunt|fish|go|live|work)\b|^have\s+(?:you|ye)\s+(?:ever|always|been|got|a|any|no|lived|worked|travelled|traveled|married|seen a)\b/.test(last)) return 'personal';
     return 'yesno';
   }
   // "Where are you from?", "What makes you laugh?": about the speaker's own life

@@ -16,6 +16,8 @@ describe('the kind of plain line a heard line calls for', () => {
     ['Do you believe in magic?', 'personal'],
     ['Do you need any help?', 'offer'],
     ['Have you heard any news?', 'yesno'],
+    ['Did you find where they went?', 'yesno'],
+    ['Did you ever marry?', 'personal'],
     ['Is there a well nearby?', 'yesno'],
     ['Who is in charge around here?', 'wh'],
     ['You there, what do you want?', 'personal'],
