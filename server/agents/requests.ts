@@ -277,6 +277,9 @@ function thingAsked(phrase: string): string | null {
   return /^(?:(?:some|any|every|no)thing|all|what|whatever)(?:\s+(?:you|you've|ye|of it|of them|else|at all)\b.*)?$|^whatever\b/.test(p) ? null : p;
 }
 
+/** A time to come at the end of a step. */
+const LATER = /\s(?:next\s+(?:week|time|month|year|spring|summer|autumn|winter|market\s+day)|tomorrow|tonight|later|some\s?day|one\s+day|another\s+(?:day|time)|in\s+the\s+(?:morning|spring|summer|autumn|winter)|after\s+(?:the\s+)?(?:harvest|market|fair|feast))$/;
+
 /** One step's words to an engine command, with pronouns resolved. Null when it is not a graph action. */
 function stepCommand(raw: string, partner: string, last: string | undefined): StepText | null {
   let s = raw.replace(/^(?:and|then)\s+/, '').trim();
@@ -286,6 +289,8 @@ function stepCommand(raw: string, partner: string, last: string | undefined): St
   // "give it back to me", "hand the key over to the guard": the adverb is no part of the object.
   let rest = words.slice(1).join(' ').replace(/\s+(?:back|over)(?=\s+to\b|$)/, '');
   if (!GRAPH_VERBS.has(verb)) return null;
+  // "Bring one next week", "give it back tomorrow": a promise asked for, not something to do now.
+  if (LATER.test(rest)) return null;
   // "throw it away", "toss the bones away": drop it, not give it
   if ((verb === 'throw' || verb === 'toss') && /\s+away$/.test(rest)) {
     verb = 'drop';

@@ -26,6 +26,12 @@ describe('requests in the little world (gardener asked by the orc)', () => {
     }
   });
 
+  it('a thing asked for another day is no request now', () => {
+    const w = littleWorld();
+    for (const line of ["Bring one next week and I'll have a rabbit for you.", 'Give me the apple tomorrow.', 'Bring the spade back after the harvest.']) expect(steps(w, 'gardener', 'orc', line), line).toBeNull();
+    expect(steps(w, 'gardener', 'orc', 'Give me the apple now.')!.steps).toEqual(['give apple to orc']);
+  });
+
   it('every planned step is a valid action, and planning changes nothing', () => {
     const w = littleWorld();
     const before = JSON.stringify(w.toJSON());
