@@ -108,6 +108,13 @@ describe.skipIf(skip)('several worlds on one NATS bus', () => {
     const local = await say(kitty, 'tell orc hi');
     expect(local).not.toMatch(/Far world|in any other world/);
     expect(local.toLowerCase()).toContain('orc');
+    // The ghost is of this world too, in another room: the engine's answer stands, the bus is not asked.
+    const elsewhere = await say(kitty, 'tell ghost boo');
+    expect(elsewhere).not.toMatch(/Nobody called|Far world/);
+
+    // NAME@WORLD says which world.
+    expect(await say(kitty, 'tell brom@west: once more')).toBe('You tell Brom (in Far world): "once more"');
+    await brom.waitFor('kitty (in Little world) tells you: "once more"');
   });
 
   it('says so when nobody of that name is anywhere', async () => {
