@@ -156,7 +156,8 @@ export class CrossWorld {
    * names someone of this world: the engine's own reply stands.
    */
   async tell(from: string, line: string, localNames: string[]): Promise<{ ok: boolean; text: string } | null> {
-    if (matchTellTarget(line, [{ world: this.world, names: localNames }])) return null;
+    // "tell" alone, or a name of this world: the engine's own answer ("Tell whom what?", "... is not here").
+    if (!line.trim() || matchTellTarget(line, [{ world: this.world, names: localNames }])) return null;
     const guess = /^(\S+?)[:,]?(?:\s|$)/.exec(line)?.[1] ?? line;
     if (!this.bus.up) {
       return { ok: false, text: `Nobody called "${guess}" is here, and cross-world talk is unavailable right now (the bus between the worlds is down), so the other worlds cannot be asked.` };

@@ -121,6 +121,8 @@ describe.skipIf(skip)('several worlds on one NATS bus', () => {
     expect(await say(kitty, 'tell zyx are you there?')).toBe('Nobody called "zyx" is playing, in this world or in any other world on the bus.');
     // Wren is a character of the far world, but nobody plays her.
     expect(await say(kitty, 'tell wren hello')).toMatch(/^Nobody called "wren" is playing/);
+    // "tell" alone is the engine's to answer.
+    expect(await say(kitty, 'tell')).not.toMatch(/Nobody called/);
   });
 
   it('names a world whose server stopped as gone, and one that fell silent as not answering', async () => {
