@@ -14,6 +14,8 @@ import type { ServerStats } from './stats.js';
 import { DRIVE_HELP, driveCommand } from '../agents/drive-command.js';
 import { cleanText } from './clean-text.js';
 import { describeStorageFault } from '../store/db.js';
+import type { CrossWorld } from './cross-world.js';
+import { whoLine } from './who-lines.js';
 
 export interface ServerContext {
   host: Host;
@@ -28,6 +30,8 @@ export interface ServerContext {
   stats: ServerStats;
   /** Tell every connected player something (reloads, shutdown). */
   broadcast(text: string): void;
+  /** The other worlds on a shared bus (--bus): cross-world who and tell. Null: this world alone. */
+  crossWorld: CrossWorld | null;
 }
 
 export type Phase = 'login' | 'choosing' | 'playing' | 'closed';
@@ -313,8 +317,12 @@ export abstract class Connection implements SessionLink {
     try {
       const r = await this.ctx.host.submit(session.character.id, text, session.account?.name ?? null);
       if (this.isClosed()) return;
+      // The engine's tell reaches characters here; one it could not deliver may be to a player of another world.
+      const cross = word === 'tell' && !r.ok && this.ctx.crossWorld ? await this.tellAcross(this.ctx.crossWorld, session, line.slice(word.length).trim()) : null;
+      if (this.isClosed()) return;
+      if (cross) this.sendResult(cross.text, { id, ok: cross.ok });
       // seq 0: not in the event log (a read while the database cannot be written, or a refusal).
-      this.sendResult(r.text, r.seq ? { id, ok: r.ok, seq: r.seq } : { id, ok: r.ok });
+      else this.sendResult(r.text, r.seq ? { id, ok: r.ok, seq: r.seq } : { id, ok: r.ok });
       this.ctx.stats.command(performance.now() - t0);
       const state = r.states[session.character.id];
       if (state) this.sendState(state, id);
@@ -322,6 +330,12 @@ export abstract class Connection implements SessionLink {
       if (err instanceof HostUnavailableError) return this.sendError('unavailable', err.message, id);
       throw err;
     }
+  }
+
+  /** A tell to another world's player (null: the line names someone of this world, and the engine's reply stands). */
+  private async tellAcross(cross: CrossWorld, session: Session, rest: string): Promise<{ ok: boolean; text: string } | null> {
+    const local = (await this.ctx.host.characters()).map((c) => c.name);
+    return cross.tell(session.character.name, rest, local);
   }
 
   private reply(text: string, ok: boolean, id?: FrameId, seq?: number): void {
@@ -352,9 +366,9 @@ export abstract class Connection implements SessionLink {
           return this.end('quit');
         case 'who':
         case '@who': {
+          if (this.ctx.crossWorld) return this.replyWithState(session, await this.ctx.crossWorld.who(), true, id);
           const list = portal.who();
-          const lines = list.map((w) => `  ${w.name.padEnd(20)} ${(w.account ?? 'guest').padEnd(16)} ${w.connected ? w.transport : 'link-dead'}${w.role === 'admin' ? ' (admin)' : ''}`);
-          return this.replyWithState(session, [`${list.length} playing:`, ...lines].join('\n'), true, id);
+          return this.replyWithState(session, [`${list.length} playing:`, ...list.map(whoLine)].join('\n'), true, id);
         }
         case '@help':
           return this.replyWithState(session, admin ? `${PLAYER_HELP}\n${ADMIN_HELP}` : PLAYER_HELP, true, id);

@@ -1,6 +1,7 @@
 /** Server options with their defaults, and the small pieces that enforce the limits. */
 import type { SyncMode } from '../store/db.js';
 import type { PartnerFactory } from '../crowd/partners.js';
+import type { Bus } from '../bus/bus.js';
 
 export interface LimitOptions {
   /** Largest websocket message; a larger one closes that connection with code 1009. */
@@ -103,6 +104,19 @@ export interface ServerOptions extends LimitOptions {
   logger: boolean | { level: string; stream?: { write(s: string): void } };
   /** The crowd room (server/crowd): who takes a seat no worker has (default: the bundled model), its sweep; false: no crowd routes. */
   crowd?: { partner?: PartnerFactory; tickMs?: number } | false;
+  /** Share a bus with other worlds' servers (server/net/cross-world.ts): cross-world who and tell. None: this world alone, as before. */
+  crossWorld?: CrossWorldOptions;
+}
+
+export interface CrossWorldOptions {
+  /** The bus (its opener closes it; the server only leaves it). */
+  bus: Bus;
+  /** This world's name on the bus (--world-id). */
+  world: string;
+  /** How long to wait for another world's answer (default 500 ms). */
+  timeoutMs?: number;
+  /** How often this world says it is here (default 2 s); a world silent for 30 heartbeats is forgotten. */
+  heartbeatMs?: number;
 }
 
 export const DEFAULT_LIMITS: LimitOptions = {

@@ -23,6 +23,8 @@ export interface SessionLink {
   sendEvent(text: string, event: EventSummary): void;
   sendState(state: CharacterState): void;
   sendLook(text: string, state: CharacterState | null): void;
+  /** A message from the server, not the game (a tell from another world, a notice). */
+  sendSystem(text: string): void;
   /** The session ended or moved to another connection: say why and close, or return to choosing a character. */
   detachedFromSession(reason: string, rechoose: boolean): void;
   readonly idleMs: number;

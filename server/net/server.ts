@@ -19,6 +19,7 @@ import { openDb, type Db } from '../store/db.js';
 import { Connection, type ServerContext } from './connection.js';
 import { AddressBuckets, addressKey, ConnectionCounter, DEFAULT_OPTIONS, type ServerOptions } from './limits.js';
 import { Portal } from './portal.js';
+import { CrossWorld } from './cross-world.js';
 import { ServerStats } from './stats.js';
 import { CrowdRoom } from '../crowd/room.js';
 import { crowdRoutes } from '../crowd/routes.js';
@@ -47,6 +48,8 @@ export interface RunningServer {
   connectionsFrom(ip: string): number;
   /** The crowd room (null when the server runs without it). */
   crowd: CrowdRoom | null;
+  /** The other worlds on a shared bus (null without opts.crossWorld). */
+  crossWorld: CrossWorld | null;
   /** Tell everyone, save, close every connection and the database. */
   close(reason?: string): Promise<void>;
 }
@@ -79,6 +82,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
 
   let accountsDb: Db | null = null;
   let host: Host | null = null;
+  let crossWorld: CrossWorld | null = null;
   try {
     // This connection (accounts, tokens) belongs to the network thread, which must never wait on
     // an fsync: synchronous = NORMAL. A power cut may lose a just-issued token or registration;
@@ -101,13 +105,17 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     const portal = new Portal(host, accounts, opts, log);
     const stats = new ServerStats();
     const addressFrames = new AddressBuckets(opts.framesPerSecondPerIp, opts.frameBurstPerIp);
-    const ctx: ServerContext = {
-      host, portal, accounts, opts, counter, addressFrames, log, connections, stats,
-      broadcast(text) {
-        for (const c of connections) if (c.phase === 'playing') c.sendSystem(text);
-      },
+    const broadcast = (text: string) => {
+      for (const c of connections) if (c.phase === 'playing') c.sendSystem(text);
     };
     const liveHost = host;
+    // The other worlds on a shared bus: joined before listening, so a clash of world names stops the start.
+    if (opts.crossWorld) {
+      crossWorld = new CrossWorld(opts.crossWorld, { portal, title: () => liveHost.info.title, log, broadcast });
+      await crossWorld.start();
+      log.info({ bus: opts.crossWorld.bus.name, world: opts.crossWorld.world }, 'on the bus: cross-world who and tell');
+    }
+    const ctx: ServerContext = { host, portal, accounts, opts, counter, addressFrames, log, connections, stats, broadcast, crossWorld };
     host.onFatal((err) => {
       log.error({ err: err.message }, 'the game host cannot run; shutting down');
       running.close('The server has a fault and is shutting down; your character is saved.').then(
@@ -281,7 +289,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     let closing: Promise<void> | null = null;
     closingNow = false;
     const running: RunningServer = {
-      opts, httpPort, telnetPort: telnet?.port ?? null, host, portal, accounts, app, agentApi, crowd,
+      opts, httpPort, telnetPort: telnet?.port ?? null, host, portal, accounts, app, agentApi, crowd, crossWorld,
       connectionsFrom: (ip) => counter.count(ip),
       close(reason = 'The server is shutting down; your character is saved.') {
         closing ??= (async () => {
@@ -291,6 +299,8 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
           stats.stop();
           log.info({ connections: connections.size, sessions: portal.sessions.size }, 'shutting down');
           crowd?.close();
+          // The other worlds hear that this one is gone (and stop asking it).
+          await crossWorld?.close();
           for (const c of [...connections]) c.end(reason);
           portal.closeAll(reason);
           await agentApi.close();
@@ -305,6 +315,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     };
     return running;
   } catch (err) {
+    await crossWorld?.close().catch(() => {});
     await host?.close().catch(() => {});
     accountsDb?.close();
     await app.close().catch(() => {});

@@ -61,7 +61,11 @@ describe('imports', () => {
   });
 
   it.each([
-    ['server/engine', ['server/net', 'server/agents', 'server/store', 'server/host', 'server/api', 'server/crowd', 'models']],
+    ['server/engine', ['server/net', 'server/agents', 'server/store', 'server/host', 'server/api', 'server/crowd', 'server/bus', 'models']],
+    // The bus carries messages between processes and knows nothing of what they mean.
+    ['server/bus', ['server/engine', 'server/net', 'server/agents', 'server/store', 'server/host', 'server/api', 'server/crowd', 'server/world-io', 'models']],
+    ['server/host', ['server/bus']],
+    ['server/store', ['server/bus']],
     ['server/agents', ['server/net', 'server/host/host.ts', 'server/api', 'server/crowd', 'models/training']],
     ['models/runtime', ['server/net', 'server/host', 'server/agents', 'server/store', 'models/training']],
     ['server/store', ['server/net', 'server/agents', 'server/host', 'server/api', 'server/crowd', 'models']],

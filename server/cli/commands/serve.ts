@@ -6,6 +6,8 @@ import { chooseLogFormat, prettyStream, wantsColour } from '../../net/log-format
 import { relative } from 'node:path';
 import { DEFAULT_WORLD } from '../../world-io/load-world.js';
 import { DEFAULT_PG_WORLD, isPostgresUrl } from '../../store/store.js';
+import { openBus, parseBusUrl } from '../../bus/open-bus.js';
+import type { Bus, BusLog } from '../../bus/bus.js';
 
 const seconds = (v: string | undefined, name: string, fallbackMs: number) => (v === undefined ? fallbackMs : intOption(v, name, 0) * 1000);
 
@@ -44,7 +46,7 @@ export const serveCommand: Command = {
   name: 'serve',
   summary: 'run the multiplayer server: HTTP + websocket (3000) and telnet (4000)',
   usage: [
-    'usage: lightmud serve [--world FILE] [--db FILE|postgres://...] [--http-port N] [--telnet-port N] [--host H] [options]',
+    'usage: lightmud serve [--world FILE] [--db FILE|postgres://...] [--bus nats://HOST:PORT --world-id NAME] [--http-port N] [--telnet-port N] [--host H] [options]',
     '',
     'Serves a world to telnet clients, browsers (http://localhost:3000/) and websocket programs (/ws).',
     'State, accounts and the event log live in one SQLite file (or the world in PostgreSQL, --db postgres://...);',
@@ -59,7 +61,12 @@ export const serveCommand: Command = {
     '                      keep the world (event log, snapshots) in PostgreSQL instead; accounts, tokens, agent keys',
     '                      and the rest stay in the SQLite file of --local-db. One server writes a world: while another',
     '                      holds it (an advisory lock), this one stands by and takes over when that one\'s connection ends',
-    `  --world-id NAME     which world of the PostgreSQL database (default ${DEFAULT_PG_WORLD})`,
+    `  --world-id NAME     which world of the PostgreSQL database, and this world's name on the bus (default ${DEFAULT_PG_WORLD})`,
+    '  --bus nats://HOST:PORT',
+    '                      share a NATS server with other lightmud servers, each serving its own world: who lists the',
+    '                      players of every world, tell reaches a player in another world. Nothing durable crosses it;',
+    '                      while it is down each world plays on alone. The server does not start if it cannot reach it',
+    '  --bus-timeout MS    how long who and tell wait for another world (default 500)',
     `  --local-db FILE     with --db postgres://...: the SQLite file for what stays on SQLite (default ${DEFAULT_OPTIONS.db})`,
     `  --http-port N       HTTP and websocket port (default $PORT or ${DEFAULT_OPTIONS.httpPort}; 0 picks a free one)`,
     `  --telnet-port N     telnet port (default $TELNET_PORT or ${DEFAULT_OPTIONS.telnetPort}; 0 picks a free one; "off" for none)`,
@@ -93,7 +100,7 @@ export const serveCommand: Command = {
   ].join('\n'),
   async run(args) {
     const { opts: o } = parseOptions(args, {
-      world: 'string', db: 'string', 'local-db': 'string', 'world-id': 'string', 'http-port': 'string', 'telnet-port': 'string', host: 'string', admin: 'string', fresh: 'boolean', 'trust-proxy': 'string',
+      world: 'string', db: 'string', 'local-db': 'string', 'world-id': 'string', bus: 'string', 'bus-timeout': 'string', 'http-port': 'string', 'telnet-port': 'string', host: 'string', admin: 'string', fresh: 'boolean', 'trust-proxy': 'string',
       sync: 'string', 'snapshot-every': 'string', 'max-connections': 'string', 'max-per-ip': 'string', rate: 'string', burst: 'string',
       'max-frame': 'string', 'max-line': 'string', 'login-timeout': 'string', 'idle-timeout': 'string', linkdead: 'string', 'log-level': 'string', 'log-format': 'string',
       ...Object.fromEntries(ABUSE_LIMITS.map(([flag]) => [flag, 'string' as const])),
@@ -112,7 +119,19 @@ export const serveCommand: Command = {
     const logFormat = chooseLogFormat(askedFormat, process.stdout);
     const telnetArg = o['telnet-port'] ?? env.TELNET_PORT;
     const pg = isPostgresUrl(o.db);
-    if (!pg && (o['local-db'] !== undefined || o['world-id'] !== undefined)) throw new UsageError('--local-db and --world-id go with --db postgres://...');
+    if (!pg && o['local-db'] !== undefined) throw new UsageError('--local-db goes with --db postgres://...');
+    if (!pg && o.bus === undefined && o['world-id'] !== undefined) throw new UsageError('--world-id goes with --db postgres://... or --bus nats://...');
+    if (o.bus === undefined && o['bus-timeout'] !== undefined) throw new UsageError('--bus-timeout goes with --bus nats://...');
+    let busUrl: string | null = null;
+    if (o.bus !== undefined) {
+      try {
+        busUrl = parseBusUrl(o.bus);
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+    }
+    const busTimeoutMs = intOption(o['bus-timeout'], 'bus-timeout', 500);
+    if (busTimeoutMs < 1 || busTimeoutMs > 60_000) throw new UsageError(`--bus-timeout is 1 to 60000 milliseconds, got ${busTimeoutMs}`);
     const worldId = o['world-id'] ?? DEFAULT_PG_WORLD;
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(worldId)) throw new UsageError(`--world-id is 1 to 64 letters, digits, _ . or -, not "${worldId}"`);
     const options: Partial<ServerOptions> = {
@@ -145,7 +164,22 @@ export const serveCommand: Command = {
       (options as Record<string, unknown>)[key] = unit === 's' ? n * 1000 : n;
     }
     if (o.world) options.world = o.world;
-    const server = await startServer(options);
+    let bus: Bus | null = null;
+    let logTo: BusLog | null = null;
+    if (busUrl) {
+      // The bus is opened before the server (a server that cannot reach it does not start); its log is the server's once there is one.
+      const busLog = { info: (obj: object, msg: string) => (logTo ?? console).info(obj, msg), warn: (obj: object, msg: string) => (logTo ?? console).warn(obj, msg) };
+      bus = await openBus(busUrl, busLog, `lightmud world ${worldId}`);
+      options.crossWorld = { bus, world: worldId, timeoutMs: busTimeoutMs };
+    }
+    let server;
+    try {
+      server = await startServer(options);
+    } catch (err) {
+      await bus?.close();
+      throw err;
+    }
+    logTo = server.app.log;
     // A stray rejection in one connection's code must not drop every player: log it and carry on.
     process.on('unhandledRejection', (err) => server.app.log.error({ err: err instanceof Error ? err.stack : String(err) }, 'unhandled rejection'));
     return new Promise<number>((resolve) => {
@@ -157,7 +191,7 @@ export const serveCommand: Command = {
         }
         stopping = true;
         server.app.log.info({ signal }, 'signal received; shutting down');
-        server.close().then(
+        server.close().then(() => bus?.close()).then(
           () => resolve(process.exitCode === 1 ? 1 : 0),
           (err: unknown) => {
             server.app.log.error({ err: (err as Error).message }, 'shutdown failed');
