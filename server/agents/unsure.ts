@@ -13,7 +13,7 @@
 import { asksAboutYou, lastSentence, lineKind } from './line-kind.js';
 
 /** Plain lines for each kind of heard line, in the order they are tried. */
-const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'wellbeing' | 'tired' | 'hungry' | 'cold' | 'lost' | 'offer' | 'tag' | 'personal' | 'yesno' | 'wh' | 'remark', string[]> = {
+const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'wellbeing' | 'tired' | 'hungry' | 'cold' | 'lost' | 'offer' | 'tag' | 'personal' | 'opinion' | 'yesno' | 'wh' | 'remark', string[]> = {
   farewell: ['Safe roads to you.', 'Go well, then.', 'Farewell. Mind how you go.', 'Goodbye, then.'],
   thanks: ["You're welcome.", 'Think nothing of it.', 'Glad to help.'],
   sorry: ['No harm done.', "It's no bother.", "Don't fret about it."],
@@ -26,7 +26,9 @@ const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'wellbeing' |
   offer: ["No, I'm all right, thank you.", 'Kind of you, but no.', 'Not just now, thanks.'],
   tag: ['Aye, that it is.', 'It is, right enough.'],
   // Modest, not curt: readers found "That's my own business, friend." rude and "Why do you ask?" evasive.
-  personal: ["I'd sooner not say.", "I've never given it much thought, to be honest.", "Ah, that's a long story for another day."],
+  personal: ["I'd sooner not say.", "Ah, that's a long story for another day.", "Me? There's not much to tell."],
+  // "What colour do you like best?", "What do you think of me?": a taste or a view, not a life story
+  opinion: ["I've never given it much thought, to be honest.", "Hm. I'd have to think on that one."],
   yesno: ["Hm. I couldn't say.", 'Hard to say, really.', 'Not that I know of.'],
   wh: ["I couldn't tell you, I'm afraid.", "Now there's a question. I don't rightly know.", 'Hard to say.', 'I wish I knew.'],
   remark: ['Is that so?', 'Hm. Go on.', 'Well, well.', 'I see.'],
@@ -39,6 +41,8 @@ export function isPlainLine(text: string): boolean {
   return PLAIN.has(text.trim().toLowerCase());
 }
 
+/** A question after one's tastes or views rather than one's life. */
+const OPINION = /\b(?:like|likes|love|loves|favourite|favorite|prefer|best|think of|thoughts on|make of|opinion|feel about)\b/;
 const FAREWELL = /\b(?:goodbye|good-bye|farewell|bye|take care|be going|be off|be on my way|safe travels|see you|until next time|so long)\b/;
 const THANKS = /\b(?:thank you|thanks|thank ye|much obliged|grateful)\b/;
 const SORRY = /\b(?:sorry|apologi[sz]e|forgive me|pardon me|my apologies)\b/;
@@ -59,15 +63,15 @@ export function unsureKind(heard: string): keyof typeof LINES {
   if (kind === 'yesno') {
     // "Cold tonight, isn't it?": agreeing is the plain answer
     if (/,\s*(?:isn't|aren't|wasn't|don't|doesn't|didn't|right|eh)\b[^,]*\?$/.test(last)) return 'tag';
-    // "Do you need any help?", "Can I get you anything?": an offer
-    if (/\b(?:need|want)\s+(?:any|some|a)\s+(?:help|hand)\b|^(?:can|could|shall|may)\s+i\s+(?:help|get|bring|fetch|carry|do)\b/.test(last)) return 'offer';
+    // "Do you need any help?", "Can I get you anything?", "Would you like some bread?": an offer
+    if (/\b(?:need|want)\s+(?:any|some|a)\s+(?:help|hand)\b|^(?:can|could|shall|may)\s+i\s+(?:help|get|bring|fetch|carry|do)\b|^would\s+(?:you|ye)\s+(?:like|care for|fancy)\b|^do\s+(?:you|ye)\s+want\s+(?:a|an|some|me to)\b/.test(last)) return 'offer';
     // "Are you married?", "Do you believe in magic?": about the speaker's own life ("Have you heard any news?",
     // "Did you find where they went?" are not)
-    if (/^(?:are|were)\s+(?:you|ye)\b|^did\s+(?:you|ye)\s+ever\b|^(?:do|would|will)\s+(?:you|ye)\s+(?:like|love|have|believe|enjoy|want|miss|ever|sing|play|pray|hope|fear|mind|dream|think|sleep|eat|drink|hunt|fish|go|live|work)\b|^have\s+(?:you|ye)\s+(?:ever|always|been|got|a|any|no|lived|worked|travelled|traveled|married|seen a)\b/.test(last)) return 'personal';
+    if (/^(?:are|were)\s+(?:you|ye)\b|^did\s+(?:you|ye)\s+ever\b|^(?:do|would|will)\s+(?:you|ye)\s+(?:like|love|have|believe|enjoy|want|miss|ever|sing|play|pray|hope|fear|mind|dream|think|sleep|eat|drink|hunt|fish|go|live|work)\b|^have\s+(?:you|ye)\s+(?:ever|always|been|got|a|any|no|lived|worked|travelled|traveled|married|seen a)\b/.test(last)) return OPINION.test(last) ? 'opinion' : 'personal';
     return 'yesno';
   }
   // "Where are you from?", "What makes you laugh?": about the speaker's own life
-  if (kind !== 'remark') return asksAboutYou(heard) ? 'personal' : 'wh';
+  if (kind !== 'remark') return asksAboutYou(heard) ? (OPINION.test(last) ? 'opinion' : 'personal') : 'wh';
   if (/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:tired|weary|exhausted|worn out)\b|\bwalking all day\b/.test(s)) return 'tired';
   if (/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:hungry|starving|famished)\b/.test(s)) return 'hungry';
   if (/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:cold|freezing|frozen)\b/.test(s)) return 'cold';
