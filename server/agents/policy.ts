@@ -21,7 +21,7 @@ import { LexicalIndex } from '../../models/runtime/lexical.js';
 import { LineJudge, tellsOwnLife, type Scene } from './line-judge.js';
 import { isPlainLine, unsureKind, unsureLine } from './unsure.js';
 import { asksAboutYou, yesNoToWh } from './line-kind.js';
-import { hasWord, type ReplyExamples } from './reply-examples.js';
+import { hasWord, stemsOf, type ReplyExamples } from './reply-examples.js';
 import { formatContext, type ContextTask, type HistoryEntry } from './context.js';
 import { cueOf, FEAR_EMOTES } from './cues.js';
 import type { AgentView } from './view.js';
@@ -395,7 +395,7 @@ export class Policy {
     const near = await this.pool.search(flat, 100);
     asked.forEach(({ l: line, i }, j) => {
       const v = vecs.get(line)!;
-      const focus = FOCUS_MISS < 1 ? ex.focusOf(line) : [];
+      const focus = stemsOf(FOCUS_MISS < 1 ? ex.focusOf(line) : []);
       // Prompts alike by words, and by the bi-encoder (lines it places near the one heard).
       const prompts = new Map<string, number>(ex.similarPrompts(line, 40).map((p) => [p.prompt, p.lexical]));
       for (const h of near[j] ?? []) {
@@ -409,7 +409,7 @@ export class Policy {
         // line the bi-encoder places near for its tone, is not the same question.
         const sim = Math.sqrt(Math.max(0, lexical) * Math.max(0, bi));
         // the question turned on another thing ("season" heard, "food" asked): an answer about that
-        const onFocus = !focus.length || hasWord(prompt, focus);
+        const onFocus = !focus.size || hasWord(prompt, focus);
         for (const r of ex.repliesTo(prompt)) {
           const s = onFocus || hasWord(r, focus) ? sim : sim * FOCUS_MISS;
           if ((out[i]!.get(r) ?? -Infinity) < s) out[i]!.set(r, s);

@@ -32,10 +32,12 @@ const QUESTION_WORDS = new Set(
 /** A word's plain form for matching ("animals" -> "animal", "seasons" -> "season", "stories" -> "stori"). */
 export const stemOf = (w: string): string => (w.length > 4 ? w.replace(/(?:ies|es|s|ed|ing)$/, '') : w.length > 3 ? w.replace(/s$/, '') : w);
 
-/** Does `text` have any of `focus` (in the plain forms stemOf gives)? */
-export function hasWord(text: string, focus: string[]): boolean {
-  const f = new Set(focus.map(stemOf));
-  return irWords(text).some((w) => f.has(stemOf(w)));
+/** The plain forms of words to look for with hasWord (made once for many texts). */
+export const stemsOf = (words: string[]): ReadonlySet<string> => new Set(words.map(stemOf));
+
+/** Does `text` have any of the words whose plain forms are `stems` (stemsOf)? */
+export function hasWord(text: string, stems: ReadonlySet<string>): boolean {
+  return irWords(text).some((w) => stems.has(stemOf(w)));
 }
 
 
