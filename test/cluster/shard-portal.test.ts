@@ -99,10 +99,12 @@ describe.skipIf(skip)('a shard and its portals over NATS, the world in PostgreSQ
 
   it('a resent command id is run once: the repeat gets the first answer', async () => {
     const ask = (body: Record<string, unknown>) => raw.request(gameSubject(WORLD), body as BusBody, 5000);
+    // The shard instance a portal would know from an earlier answer.
+    const { shard: instance } = await ask({ portal: 'test-portal', id: 100, req: { op: 'summary' } });
     const req = { portal: 'test-portal', id: 1, req: { op: 'submit', actor: 'gardener', text: 'drop pebble', account: null } };
     // Twice at once (the first still running when the second comes) and once more afterwards.
-    const [a, b] = await Promise.all([ask(req), ask({ ...req, resend: { shard: null } })]);
-    const c = await ask({ ...req, resend: { shard: null } });
+    const [a, b] = await Promise.all([ask(req), ask({ ...req, resend: { shard: instance } })]);
+    const c = await ask({ ...req, resend: { shard: instance } });
     const seqOf = (x: BusBody) => ((x as { result: SubmitResult }).result).seq;
     expect(a.ok).toBe(true);
     expect(seqOf(b)).toBe(seqOf(a));
