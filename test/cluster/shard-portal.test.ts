@@ -199,6 +199,9 @@ describe.skipIf(skip)('a shard and its portals over NATS, the world in PostgreSQ
     const f = await attempt(kitty, 'look', 'gone1');
     expect(f).toMatchObject({ type: 'error', code: 'unavailable' });
     expect(Date.now() - t0).toBeLessThan(5000);
+    const ready = await fetch(`http://127.0.0.1:${portalA.httpPort}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(((await ready.json()) as { reasons: string[] }).reasons).toEqual([expect.stringContaining(`The world "${WORLD}" is unavailable`)]);
     const bus = await NatsBus.connect(nats.url, { log: quiet });
     try {
       await expect(startServer({ db: join(tmp.dir, 'portal-c.db'), httpPort: 0, telnetPort: null, host: '127.0.0.1', logger: false, remote: { bus, world: WORLD, timeoutMs: 500 } }))
@@ -209,6 +212,7 @@ describe.skipIf(skip)('a shard and its portals over NATS, the world in PostgreSQ
     shard = await startShard(shardArgs());
     const back = await attempt(kitty, 'look', 'back1');
     expect(back).toMatchObject({ type: 'observation', kind: 'result' });
+    expect((await fetch(`http://127.0.0.1:${portalA.httpPort}/readyz`)).status).toBe(200);
     await kitty.close();
   }, 90_000);
 });

@@ -63,7 +63,7 @@ export const shardCommand: Command = {
       log.info({ world, bus: bus.name }, 'opening the world (standing by while another shard holds it)');
       shard = await Shard.start({
         bus, world, log,
-        // The game host keeps nothing of a PostgreSQL world in SQLite; an empty name fails loudly should that change.
+        // The game host keeps nothing of a PostgreSQL world in SQLite (config.db is not opened); '' would fail loudly if it were.
         config: { db: '', pg: { url: o.db, world, wait: o['refuse-if-held'] !== true }, ...(o.world ? { world: o.world } : {}), fresh: o.fresh === true, snapshotEvery },
       });
     } catch (err) {
