@@ -174,8 +174,13 @@ describe.skipIf(skip)('a shard and its portals over NATS, the world in PostgreSQ
         await new Promise((r) => setTimeout(r, 100));
       }
       if (acked.length === 5 && !killed) {
+        // Killed with a command on its way: acknowledged (committed before the kill) or not; if not, the player is told.
         killed = true;
+        const inFlight = attempt(kitty, 'say in flight', 'flight');
         await shard.kill9();
+        const f = await inFlight;
+        if (f.type === 'observation' && f.kind === 'result') acked.push({ seq: f.seq!, text: 'say in flight' });
+        else told.push((f as { message: string }).message);
       }
     }
     expect(told.length).toBeGreaterThan(0);
