@@ -199,6 +199,9 @@ describe.skipIf(skip)('a shard and its portals over NATS, the world in PostgreSQ
   it('with no shard at all, the player is told at once and a portal does not start; the portal recovers when a shard comes back', async () => {
     const kitty = await WsClient.open(portalA.wsUrl);
     await kitty.guest('kitty');
+    // The orc's player, on the other portal, is there before the shard goes and after it is back.
+    const orc = await WsClient.open(wsB);
+    await orc.guest('orc');
     await shard.stop();
     const t0 = Date.now();
     const f = await attempt(kitty, 'look', 'gone1');
@@ -218,7 +221,20 @@ describe.skipIf(skip)('a shard and its portals over NATS, the world in PostgreSQ
     const back = await attempt(kitty, 'look', 'back1');
     expect(back).toMatchObject({ type: 'observation', kind: 'result' });
     expect((await fetch(`http://127.0.0.1:${portalA.httpPort}/readyz`)).status).toBe(200);
+    // Portal B sent the new shard the characters it watches: the orc gets a fresh state when the kitty changes
+    // the room (the shard computes states only for watched characters). Joining takes a moment: try a few times.
+    const shovelOnGround = (f: ServerFrame) => f.type === 'state' && f.id === undefined && f.objects.some((o) => o.name === 'shovel' && o.rel === 'in');
+    let seen = false;
+    for (let i = 0; i < 10 && !seen; i++) {
+      const mark = orc.frames.length;
+      expect((await kitty.command('drop shovel')).result.ok).toBe(true);
+      const deadline = Date.now() + 1000;
+      while (Date.now() < deadline && !(seen = orc.frames.slice(mark).some(shovelOnGround))) await new Promise((r) => setTimeout(r, 50));
+      if (!seen) expect((await kitty.command('get shovel')).result.ok).toBe(true);
+    }
+    expect(seen).toBe(true);
     await kitty.close();
+    await orc.close();
   }, 90_000);
 });
 
