@@ -2,7 +2,9 @@
  * A portal's link to its world's shard over the bus (`lightmud serve --remote`): the GameLink the Host
  * talks through instead of a worker thread. Each request carries this portal's id and a request id;
  * an answer that does not come within `timeoutMs` is asked for again with the same id (the shard runs
- * a command once per id and answers a repeat with the first answer), up to `tries` times. When no
+ * a command once per id and answers a repeat with the first answer), up to `tries` times; a resend
+ * names the shard first asked, and another shard refuses it (the player is told it may or may not have
+ * been done) rather than run a command its dead predecessor may have committed. When no
  * shard answers (none serves the world, the bus is down, or it stays silent) the call fails with
  * HostUnavailableError at once or after those tries, never later: the player is told the world is
  * unavailable, and the next command goes to whichever shard serves the world then.
