@@ -203,6 +203,7 @@ describe.skipIf(skip)('a shard and its portals over NATS, the world in PostgreSQ
     const orc = await WsClient.open(wsB);
     await orc.guest('orc');
     await shard.stop();
+    expect((await shard.exited).code).toBe(0);
     const t0 = Date.now();
     const f = await attempt(kitty, 'look', 'gone1');
     expect(f).toMatchObject({ type: 'error', code: 'unavailable' });
@@ -236,6 +237,27 @@ describe.skipIf(skip)('a shard and its portals over NATS, the world in PostgreSQ
     await kitty.close();
     await orc.close();
   }, 90_000);
+
+  it('kill -9 of nats-server: the player is told the world is unavailable; play resumes when it is back', async () => {
+    const kitty = await WsClient.open(portalA.wsUrl);
+    await kitty.guest('kitty');
+    expect(await attempt(kitty, 'look', 'before-nats')).toMatchObject({ type: 'observation', kind: 'result' });
+    await nats.kill();
+    const t0 = Date.now();
+    expect(await attempt(kitty, 'look', 'no-nats')).toMatchObject({ type: 'error', code: 'unavailable' });
+    expect(Date.now() - t0).toBeLessThan(5000);
+    await nats.restart();
+    let back: ServerFrame | null = null;
+    for (let i = 0; i < 60 && !(back?.type === 'observation'); i++) {
+      back = await attempt(kitty, 'say back again', `nats-back${i}`);
+      if (back.type !== 'observation') await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(back).toMatchObject({ type: 'observation', kind: 'result' });
+    const logged = await events();
+    expect(logged.find((e) => e.seq === (back as { seq?: number }).seq)).toMatchObject({ actor: 'kitty', input: 'say back again' });
+    expect(logged.map((e) => e.seq)).toEqual(logged.map((_, i) => i + 1));
+    await kitty.close();
+  }, 60_000);
 });
 
 describe('lightmud shard and serve --remote: bad input', () => {
