@@ -15,11 +15,11 @@
 import type { CharacterState, EventSummary } from '../net/protocol.js';
 import type { AgentsOptions, AgentManager } from '../agents/manager.js';
 import type { AgentView, ViewOptions as AgentViewOptions } from '../agents/view.js';
-import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, HostRequest, OpenInfo, StorageFault, SubmitResult, WorldSummary, WorkerMessage } from './types.js';
+import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, HostRequest, OpenInfo, StorageFault, SubmitResult, WorldSummary } from './types.js';
 import { cleanText } from '../net/clean-text.js';
 import { HostUnavailableError } from './host-unavailable.js';
 import { WorkerLink } from './worker-link.js';
-import type { GameLink, GameLinkEvents, GameLinkFactory } from './game-link.js';
+import type { GameLink, GameLinkFactory } from './game-link.js';
 
 export { HostUnavailableError } from './host-unavailable.js';
 export type { GameLink, GameLinkEvents, GameLinkFactory } from './game-link.js';
