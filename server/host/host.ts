@@ -12,101 +12,30 @@
  * nobody. `submit(characterId, text)` runs a line of input for a character; each character's
  * perception of it is routed to that character's driver, and to every `onPerception` listener.
  */
-import { Worker } from 'node:worker_threads';
 import type { CharacterState, EventSummary } from '../net/protocol.js';
 import type { AgentsOptions, AgentManager } from '../agents/manager.js';
 import type { AgentView, ViewOptions as AgentViewOptions } from '../agents/view.js';
-import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, HostRequest, OpenInfo, StorageFault, SubmitResult, WorldSummary, WorkerMessage } from './types.js';
+import type { AdminOp, AdminResult, CharacterInfo, Delivery, HostConfig, HostRequest, OpenInfo, StorageFault, SubmitResult, WorldSummary } from './types.js';
 import { cleanText } from '../net/clean-text.js';
+import { HostUnavailableError } from './host-unavailable.js';
+import { WorkerLink } from './worker-link.js';
+import type { GameLink, GameLinkFactory } from './game-link.js';
+
+export { HostUnavailableError } from './host-unavailable.js';
+export type { GameLink, GameLinkEvents, GameLinkFactory } from './game-link.js';
 
 export type { Driver, DriverKind, Log, PerceptionListener } from './driver.js';
 import type { Driver, Log, PerceptionListener } from './driver.js';
 
 const silent: Log = { info() {}, warn() {}, error() {} };
 
-/** The game is restarting, or its worker died while this request was in flight. */
-export class HostUnavailableError extends Error {
-  constructor(message = 'The game is restarting; try again in a moment.') {
-    super(message);
-    this.name = 'HostUnavailableError';
-  }
-}
-
-const BOOT = new URL('./worker-boot.mjs', import.meta.url);
-
-class WorkerLink {
-  readonly worker: Worker;
-  readonly loaded: Promise<void>;
-  private pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  private nextId = 1;
-  /** Set when we end this worker on purpose. */
-  retiring = false;
-  exited = false;
-
-  constructor(
-    onExit: (link: WorkerLink, code: number, error: Error | null) => void,
-    onStates: (states: Record<string, CharacterState>) => void,
-    onLog: (m: Extract<WorkerMessage, { type: 'log' }>) => void = () => {},
-  ) {
-    this.worker = new Worker(BOOT);
-    let lastError: Error | null = null;
-    this.loaded = new Promise((resolve, reject) => {
-      this.worker.on('message', (m: WorkerMessage) => {
-        if (m.type === 'loaded') return resolve();
-        if (m.type === 'log') return onLog(m);
-        if (m.type === 'states') return onStates(m.states);
-        if (m.type === 'replies') {
-          m.ids.forEach((id, i) => {
-            const p = this.pending.get(id);
-            if (!p) return;
-            this.pending.delete(id);
-            p.resolve(m.results[i]);
-          });
-          return;
-        }
-        const p = this.pending.get(m.id);
-        if (!p) return;
-        this.pending.delete(m.id);
-        if (m.ok) p.resolve(m.result);
-        else p.reject(Object.assign(new Error(m.error), { stack: m.stack ?? m.error, fatal: m.fatal === true }));
-      });
-      this.worker.on('error', (err) => {
-        lastError = err;
-        reject(err);
-      });
-      this.worker.on('exit', (code) => {
-        this.exited = true;
-        reject(lastError ?? new Error(`the host worker exited with code ${code} before it loaded`));
-        for (const p of this.pending.values()) p.reject(new HostUnavailableError());
-        this.pending.clear();
-        onExit(this, code, lastError);
-      });
-    });
-    this.loaded.catch(() => {});
-  }
-
-  call<T>(req: HostRequest): Promise<T> {
-    if (this.exited) return Promise.reject(new HostUnavailableError());
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.worker.postMessage({ ...req, id });
-    });
-  }
-
-  async retire(): Promise<void> {
-    this.retiring = true;
-    await this.worker.terminate();
-  }
-}
-
 export class Host {
   info!: OpenInfo;
   /** Set while the database cannot be written (disk full, read-only): reads are served, actions refused. */
   storage: StorageFault | null = null;
-  private link!: WorkerLink;
-  /** Resolves to the live worker; replaced by a pending promise while the worker is being replaced. */
-  private gate!: Promise<WorkerLink>;
+  private link!: GameLink;
+  /** Resolves to the live link; replaced by a pending promise while the worker is being replaced. */
+  private gate!: Promise<GameLink>;
   private drivers = new Map<string, Driver>();
   /** Characters the worker computes states for. */
   private watched = new Set<string>();
@@ -116,10 +45,14 @@ export class Host {
   private fatalHandlers = new Set<(err: Error) => void>();
   private reloading: Promise<unknown> | null = null;
 
-  private constructor(readonly config: HostConfig, private log: Log) {}
+  private constructor(readonly config: HostConfig, private log: Log, private makeLink: GameLinkFactory) {}
 
-  static async start(config: HostConfig, opts: { log?: Log; agents?: AgentsOptions | false } = {}): Promise<Host> {
-    const host = new Host(config, opts.log ?? silent);
+  /**
+   * Open the world. `link`: where the game runs (default: a worker thread of this process; in a cluster,
+   * the world's shard over the bus, server/cluster/shard-link.ts, which opened the world itself).
+   */
+  static async start(config: HostConfig, opts: { log?: Log; agents?: AgentsOptions | false; link?: GameLinkFactory } = {}): Promise<Host> {
+    const host = new Host(config, opts.log ?? silent, opts.link ?? ((events) => new WorkerLink(events)));
     const link = host.spawn();
     await link.loaded;
     try {
@@ -165,12 +98,21 @@ export class Host {
     return this.call<AgentView | null>({ op: 'agentView', actor: characterId, opts });
   }
 
-  private spawn(): WorkerLink {
-    return new WorkerLink(
-      (link, code, error) => this.onExit(link, code, error),
-      (states) => this.route([], states, null),
-      (m) => this.log[m.level](m.data ?? {}, m.msg),
-    );
+  private spawn(): GameLink {
+    return this.makeLink({
+      onExit: (link, code, error) => this.onExit(link, code, error),
+      onStates: (states) => this.route([], states, null),
+      onLog: (m) => this.log[m.level](m.data ?? {}, m.msg),
+      onPerceived: (deliveries, states, died) => {
+        this.route(deliveries, states, null);
+        for (const id of died) this.release(id, 'You have died; your character is gone from the world. Choose another.', true);
+      },
+    });
+  }
+
+  /** Where the game runs: in a worker thread of this process, or in a shard reached over the bus. */
+  get gameKind(): GameLink['kind'] {
+    return this.link.kind;
   }
 
   // ---- drivers ---------------------------------------------------------------------------------
@@ -326,6 +268,7 @@ export class Host {
    */
   async reloadCode(): Promise<{ ms: number; info: OpenInfo }> {
     if (this.reloading) throw new Error('A reload is already in progress.');
+    if (this.link.kind === 'shard') throw new Error('This server plays a world whose game runs in a shard (lightmud shard): restart the shard to load new game code.');
     const t0 = performance.now();
     const run = (async () => {
       const fresh = this.spawn();
@@ -337,7 +280,7 @@ export class Host {
         throw new Error(`the new game code failed to load, so the old code keeps running: ${(err as Error).message}`);
       }
       const old = await this.gate;
-      let swap!: (l: WorkerLink) => void;
+      let swap!: (l: GameLink) => void;
       this.gate = new Promise((resolve) => (swap = resolve));
       try {
         await old.call({ op: 'close' });
@@ -394,11 +337,12 @@ export class Host {
   /** For tests: make the worker die as if the game code had crashed. */
   async crashForTest(): Promise<void> {
     const link = await this.gate;
+    if (!(link instanceof WorkerLink)) throw new Error('crashForTest needs a worker thread');
     void link.call({ op: 'crash' }).catch(() => {});
     await new Promise<void>((resolve) => link.worker.once('exit', () => resolve()));
   }
 
-  private onExit(link: WorkerLink, code: number, error: Error | null): void {
+  private onExit(link: GameLink, code: number, error: Error | null): void {
     if (link.retiring || this.closed || link !== this.link) return;
     const now = Date.now();
     this.crashes = this.crashes.filter((t) => now - t < 60_000);
@@ -409,7 +353,7 @@ export class Host {
       for (const h of this.fatalHandlers) h(err);
       return;
     }
-    let swap!: (l: WorkerLink) => void;
+    let swap!: (l: GameLink) => void;
     this.gate = new Promise((resolve) => (swap = resolve));
     const restart = async (): Promise<void> => {
       const fresh = this.spawn();

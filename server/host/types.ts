@@ -140,6 +140,8 @@ export type HostRequest =
   | { op: 'watch'; actor: string; on: boolean }
   | { op: 'admin'; admin: AdminOp; account: string | null; cause?: string | null }
   | { op: 'close' }
+  /** Whether the world's store can still be written through (a shard asks it now and then): a store whose connection, and with it the world's lock, is gone ends the game service (exit 1). */
+  | { op: 'health' }
   | { op: 'crash' };
 
 export type WorkerMessage =

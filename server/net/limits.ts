@@ -106,6 +106,21 @@ export interface ServerOptions extends LimitOptions {
   crowd?: { partner?: PartnerFactory; tickMs?: number } | false;
   /** Share a bus with other worlds' servers (server/net/cross-world.ts): cross-world who and tell. None: this world alone, as before. */
   crossWorld?: CrossWorldOptions;
+  /**
+   * A portal of a cluster (issue 15): the world's game runs in a shard process (`lightmud shard`) reached
+   * over the bus, not in this process; `db` keeps this portal's accounts and the rest that stays on SQLite.
+   * `world`, `fresh`, `pg`, `sync` and `snapshotEvery` are the shard's business and are not used.
+   */
+  remote?: RemoteWorldOptions;
+}
+
+export interface RemoteWorldOptions {
+  /** The bus (its opener closes it). */
+  bus: Bus;
+  /** The world's name on the bus, as its shard was started with (--world-id). */
+  world: string;
+  /** How long a request waits for the shard's answer before it is sent again, once (default 3000 ms). */
+  timeoutMs?: number;
 }
 
 export interface CrossWorldOptions {

@@ -20,6 +20,7 @@ import { Connection, type ServerContext } from './connection.js';
 import { AddressBuckets, addressKey, ConnectionCounter, DEFAULT_OPTIONS, type ServerOptions } from './limits.js';
 import { Portal } from './portal.js';
 import { CrossWorld } from './cross-world.js';
+import { shardLink } from '../cluster/shard-link.js';
 import { ServerStats } from './stats.js';
 import { CrowdRoom } from '../crowd/room.js';
 import { crowdRoutes } from '../crowd/routes.js';
@@ -95,9 +96,12 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     host = await Host.start({
       db: opts.db, world: opts.world, fresh: opts.fresh, sync: opts.sync, snapshotEvery: opts.snapshotEvery, maxDbBytes: opts.maxDbBytes,
       ...(opts.pg ? { pg: { ...opts.pg, wait: true } } : {}),
-    }, { log });
+    }, opts.remote
+      // A portal: the game is the shard's (which also drives no model characters here: several portals would each drive them).
+      ? { log, agents: false, link: shardLink({ bus: opts.remote.bus, world: opts.remote.world, ...(opts.remote.timeoutMs ? { timeoutMs: opts.remote.timeoutMs } : {}) }) }
+      : { log });
     const info = host.info;
-    log.info({ world: info.title, source: info.source, store: opts.pg ? `postgres world ${opts.pg.world}` : 'sqlite', restored: info.restored, replayed: info.replayed, diverged: info.diverged, seq: info.seq, ...info.counts }, info.restored === 'seeded' ? 'world loaded from its file' : 'world restored from the database');
+    log.info({ world: info.title, source: info.source, store: opts.remote ? `the shard of world ${opts.remote.world} on ${opts.remote.bus.name}` : opts.pg ? `postgres world ${opts.pg.world}` : 'sqlite', restored: info.restored, replayed: info.replayed, diverged: info.diverged, seq: info.seq, ...info.counts }, info.restored === 'seeded' ? 'world loaded from its file' : 'world restored from the database');
     if (info.diverged) log.warn({ diverged: info.diverged }, 'some replayed commands gave other replies than logged (the game code changed since); the replayed state stands');
 
     const connections = new Set<Connection>();
@@ -178,7 +182,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
       try {
         await liveHost.summary();
       } catch (err) {
-        reasons.push(err instanceof HostUnavailableError ? 'the game is restarting' : `the game does not answer: ${(err as Error).message}`);
+        reasons.push(err instanceof HostUnavailableError ? (liveHost.gameKind === 'shard' ? err.message : 'the game is restarting') : `the game does not answer: ${(err as Error).message}`);
       }
       return reply.code(reasons.length ? 503 : 200).send({ ready: reasons.length === 0, reasons });
     });
@@ -306,7 +310,11 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
           await agentApi.close();
           await telnet?.close();
           await app.close();
-          await liveHost.close();
+          // A portal whose shard does not answer just leaves: the world is saved by its shard, not here.
+          await liveHost.close().catch((err: unknown) => {
+            if (liveHost.gameKind === 'shard' && err instanceof HostUnavailableError) return log.warn({ err: err.message }, 'the world\'s shard did not answer as this portal left');
+            throw err;
+          });
           accountsDb?.close();
           log.info({}, 'stopped; state saved');
         })();

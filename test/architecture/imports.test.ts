@@ -61,11 +61,13 @@ describe('imports', () => {
   });
 
   it.each([
-    ['server/engine', ['server/net', 'server/agents', 'server/store', 'server/host', 'server/api', 'server/crowd', 'server/bus', 'models']],
+    ['server/engine', ['server/net', 'server/agents', 'server/store', 'server/host', 'server/api', 'server/crowd', 'server/bus', 'server/cluster', 'models']],
     // The bus carries messages between processes and knows nothing of what they mean.
-    ['server/bus', ['server/engine', 'server/net', 'server/agents', 'server/store', 'server/host', 'server/api', 'server/crowd', 'server/world-io', 'models']],
-    ['server/host', ['server/bus']],
-    ['server/store', ['server/bus']],
+    ['server/bus', ['server/engine', 'server/net', 'server/agents', 'server/store', 'server/host', 'server/api', 'server/crowd', 'server/world-io', 'server/cluster', 'models']],
+    ['server/host', ['server/bus', 'server/cluster']],
+    ['server/store', ['server/bus', 'server/cluster']],
+    // A cluster's shard and portal link: the game host's transport over the bus; it knows nothing of sockets, agents or stores.
+    ['server/cluster', ['server/net', 'server/agents', 'server/api', 'server/crowd', 'server/store', 'server/engine', 'models']],
     ['server/agents', ['server/net', 'server/host/host.ts', 'server/api', 'server/crowd', 'models/training']],
     ['models/runtime', ['server/net', 'server/host', 'server/agents', 'server/store', 'models/training']],
     ['server/store', ['server/net', 'server/agents', 'server/host', 'server/api', 'server/crowd', 'models']],

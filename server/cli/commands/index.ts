@@ -11,12 +11,14 @@ import { fitHybridCommand } from './fit-hybrid.js';
 import { playCommand } from './play.js';
 import { trainCommand } from './train.js';
 import { serveCommand } from './serve.js';
+import { shardCommand } from './shard.js';
 import { validateCommand } from './validate.js';
 import { worldCommand } from './world.js';
 
 export const commands: Command[] = [
   playCommand,
   serveCommand,
+  shardCommand,
   adminCommand,
   backupCommand,
   corpusCommand,

@@ -8,6 +8,7 @@ import { DEFAULT_WORLD } from '../../world-io/load-world.js';
 import { DEFAULT_PG_WORLD, isPostgresUrl } from '../../store/store.js';
 import { openBus, parseBusUrl } from '../../bus/open-bus.js';
 import type { Bus, BusLog } from '../../bus/bus.js';
+import { WORLD_ID } from '../../cluster/subjects.js';
 
 const seconds = (v: string | undefined, name: string, fallbackMs: number) => (v === undefined ? fallbackMs : intOption(v, name, 0) * 1000);
 
@@ -46,7 +47,7 @@ export const serveCommand: Command = {
   name: 'serve',
   summary: 'run the multiplayer server: HTTP + websocket (3000) and telnet (4000)',
   usage: [
-    'usage: lightmud serve [--world FILE] [--db FILE|postgres://...] [--bus nats://HOST:PORT --world-id NAME] [--http-port N] [--telnet-port N] [--host H] [options]',
+    'usage: lightmud serve [--world FILE] [--db FILE|postgres://...] [--bus nats://HOST:PORT --world-id NAME [--remote]] [--http-port N] [--telnet-port N] [--host H] [options]',
     '',
     'Serves a world to telnet clients, browsers (http://localhost:3000/) and websocket programs (/ws).',
     'State, accounts and the event log live in one SQLite file (or the world in PostgreSQL, --db postgres://...);',
@@ -66,7 +67,12 @@ export const serveCommand: Command = {
     '                      share a NATS server with other lightmud servers, each serving its own world: who lists the',
     '                      players of every world, tell reaches a player in another world. Nothing durable crosses it;',
     '                      while it is down each world plays on alone. The server does not start if it cannot reach it',
-    '  --bus-timeout MS    how long who and tell wait for another world (default 500)',
+    '  --bus-timeout MS    how long who and tell wait for another world (default 500); with --remote, how long a',
+    '                      request waits for the shard before it is sent again, once (default 3000)',
+    '  --remote            a portal of a cluster: the world\'s game runs in its shard (lightmud shard --world-id NAME),',
+    '                      reached over --bus; this server keeps the connections, and the accounts in --db FILE.',
+    '                      No --world, --fresh, --db postgres://, --sync or --snapshot-every (the shard\'s); no',
+    '                      cross-world who and tell yet. See "Running a cluster" in README.md',
     `  --local-db FILE     with --db postgres://...: the SQLite file for what stays on SQLite (default ${DEFAULT_OPTIONS.db})`,
     `  --http-port N       HTTP and websocket port (default $PORT or ${DEFAULT_OPTIONS.httpPort}; 0 picks a free one)`,
     `  --telnet-port N     telnet port (default $TELNET_PORT or ${DEFAULT_OPTIONS.telnetPort}; 0 picks a free one; "off" for none)`,
@@ -100,7 +106,7 @@ export const serveCommand: Command = {
   ].join('\n'),
   async run(args) {
     const { opts: o } = parseOptions(args, {
-      world: 'string', db: 'string', 'local-db': 'string', 'world-id': 'string', bus: 'string', 'bus-timeout': 'string', 'http-port': 'string', 'telnet-port': 'string', host: 'string', admin: 'string', fresh: 'boolean', 'trust-proxy': 'string',
+      world: 'string', db: 'string', 'local-db': 'string', remote: 'boolean', 'world-id': 'string', bus: 'string', 'bus-timeout': 'string', 'http-port': 'string', 'telnet-port': 'string', host: 'string', admin: 'string', fresh: 'boolean', 'trust-proxy': 'string',
       sync: 'string', 'snapshot-every': 'string', 'max-connections': 'string', 'max-per-ip': 'string', rate: 'string', burst: 'string',
       'max-frame': 'string', 'max-line': 'string', 'login-timeout': 'string', 'idle-timeout': 'string', linkdead: 'string', 'log-level': 'string', 'log-format': 'string',
       ...Object.fromEntries(ABUSE_LIMITS.map(([flag]) => [flag, 'string' as const])),
@@ -130,7 +136,14 @@ export const serveCommand: Command = {
         throw new UsageError((err as Error).message);
       }
     }
-    const busTimeoutMs = intOption(o['bus-timeout'], 'bus-timeout', 500);
+    const remote = o.remote === true;
+    if (remote) {
+      if (o.bus === undefined || o['world-id'] === undefined) throw new UsageError('--remote needs --bus nats://HOST:PORT and --world-id NAME: the bus and the world whose shard runs the game');
+      if (!WORLD_ID.test(o['world-id'])) throw new UsageError(`--world-id is 1 to 64 letters, digits, _ or - with --remote, not "${o['world-id']}"`);
+      for (const flag of ['world', 'fresh', 'local-db', 'sync', 'snapshot-every'] as const) if (o[flag] !== undefined) throw new UsageError(`--${flag} is the shard's business (lightmud shard), not the portal's: drop it with --remote`);
+      if (pg) throw new UsageError('--remote keeps only accounts here: --db is a SQLite file (the world\'s PostgreSQL is the shard\'s --db)');
+    }
+    const busTimeoutMs = intOption(o['bus-timeout'], 'bus-timeout', remote ? 3000 : 500);
     if (busTimeoutMs < 1 || busTimeoutMs > 60_000) throw new UsageError(`--bus-timeout is 1 to 60000 milliseconds, got ${busTimeoutMs}`);
     const worldId = o['world-id'] ?? DEFAULT_PG_WORLD;
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(worldId)) throw new UsageError(`--world-id is 1 to 64 letters, digits, _ . or -, not "${worldId}"`);
@@ -169,8 +182,9 @@ export const serveCommand: Command = {
     if (busUrl) {
       // The bus is opened before the server (a server that cannot reach it does not start); its log is the server's once there is one.
       const busLog = { info: (obj: object, msg: string) => (logTo ?? console).info(obj, msg), warn: (obj: object, msg: string) => (logTo ?? console).warn(obj, msg) };
-      bus = await openBus(busUrl, busLog, `lightmud world ${worldId}`);
-      options.crossWorld = { bus, world: worldId, timeoutMs: busTimeoutMs };
+      bus = await openBus(busUrl, busLog, remote ? `lightmud portal of ${worldId}` : `lightmud world ${worldId}`);
+      if (remote) options.remote = { bus, world: worldId, timeoutMs: busTimeoutMs };
+      else options.crossWorld = { bus, world: worldId, timeoutMs: busTimeoutMs };
     }
     let server;
     try {
