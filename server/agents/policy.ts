@@ -233,12 +233,12 @@ const THIEF = /\bI(?: am|'m| was)(?: a| an| the)?(?: [a-z-]+){0,2} (?:thief|pick
 const FIGHTER = /\bI(?: am|'m| was)(?: a| an| the)?(?: [a-z-]+){0,2} (?:bully|brute|brawler|killer|murderer|assassin|bandit|brigand|raider|monster|mercenary)\b|\bI(?: [a-z]+)? (?:fight|fought|kill|killed|brawl|bite|attack|beat|punch|love a fight|like a fight)\b/i;
 
 /**
- * Actions the model may take given its history and persona: no repeat of its last three, nothing
- * that undoes one of them (drop what it just got, take back what it just put down), and `hit` or
- * `steal` only with a reason: the partner hit, robbed or threatened it, or its persona is a
- * thief's (steal) or a fighter's (hit).
+ * Actions the model may take given its history, persona and what it says this turn (`said`): no
+ * repeat of its last three, nothing that undoes one of them (drop what it just got, take back what it
+ * just put down), nothing taken or used while declining, and `hit` or `steal` only with a reason: the
+ * partner hit, robbed or threatened it, or its persona is a thief's (steal) or a fighter's (hit).
  */
-export function actionFilter(history: HistoryEntry[], persona = ''): (action: string) => boolean {
+export function actionFilter(history: HistoryEntry[], persona = '', said = ''): (action: string) => boolean {
   const mine = history.slice(-8).filter((h) => h.speaker === 'self' && h.kind === 'act').slice(-3).map((h) => h.text);
   // Whether it was provoked is the same for every action: read the history once, when the first hostile action is asked about.
   let provoked: boolean | undefined;
@@ -246,8 +246,15 @@ export function actionFilter(history: HistoryEntry[], persona = ''): (action: st
   let fighter: boolean | undefined;
   const byPersona = (action: string) => (/^steal /.test(action) ? (thief ??= hostileByPersona(persona, action)) : (fighter ??= hostileByPersona(persona, action)));
   const hostile = (action: string) => !HOSTILE.test(action) || (provoked ??= wasProvoked(history)) || byPersona(action);
-  return (action) => !mine.includes(action) && !mine.some((m) => undoes(action, m)) && hostile(action);
+  // "No, I'm all right, thank you." and then drinking the gin: a character that declines this turn takes nothing.
+  const declined = DECLINING.test(said.trim());
+  return (action) => !mine.includes(action) && !mine.some((m) => undoes(action, m)) && hostile(action) && !(declined && TAKING.test(action));
 }
+
+/** A line that declines ("No, thank you.", "Not just now, thanks.", "Kind of you, but no."). */
+const DECLINING = /^(?:no\b|not just now|kind of you, but no|i'll pass|i'd rather not)/i;
+/** Actions that take or use something. */
+const TAKING = /^(?:get|eat|drink|wear|wield) /;
 
 /** Did the partner hit, rob or threaten the character in the last 8 events? */
 function wasProvoked(history: HistoryEntry[]): boolean {
@@ -761,7 +768,7 @@ export class Policy {
         }
         // The model's best action that is not a repeat of the character's own recent ones, and not
         // an unprovoked attack or theft; taken when its score reaches the threshold.
-        const allowed = actionFilter(inp.history, v.facts.self.persona);
+        const allowed = actionFilter(inp.history, v.facts.self.persona, c.say);
         const ok = (x: string) => allowed(x) && motivated(x, inp.history, c.say, v.partner?.name);
         const a = acts.texts.findIndex(ok);
         const e = emotes.texts.findIndex((x) => !recentEmotes(inp.history).has(x));

@@ -99,6 +99,16 @@ describe('the model policy', () => {
     expect(provoked('hit orc')).toBe(true);
   });
 
+  it('takes nothing right after declining', () => {
+    const heard = [{ speaker: 'partner' as const, kind: 'say' as const, text: 'Would you like a nip of gin?' }];
+    const declined = actionFilter(heard, '', "No, I'm all right, thank you.");
+    expect(declined('drink flask of gin')).toBe(false);
+    expect(declined('get apple')).toBe(false);
+    expect(declined('hug orc')).toBe(true);
+    const accepted = actionFilter(heard, '', 'Gladly, thank you.');
+    expect(accepted('drink flask of gin')).toBe(true);
+  });
+
   it.each([
     ['I steal buttons, crumbs and secrets.', true, false],
     ['I am a street urchin, quick of hand.', true, false],
