@@ -217,10 +217,13 @@ export function motivated(action: string, history: HistoryEntry[], say: string, 
   const obj = irWords(object).filter((w) => w.length > 2);
   if (obj.some((w) => heard.has(w) || heard.has(`${w}s`) || heard.has(w.replace(/s$/, '')))) return true;
   const toPartner = !!partner && !!target && headWord(target) === headWord(partner);
-  if (verb === 'give' && toPartner && ASK.test(partnerLine)) return true;
+  if (verb === 'give' && toPartner && ASK.test(partnerLine.replace(NO_THING_ASKED, ''))) return true;
   if ((verb === 'hug' || verb === 'hit') && toPartner) return heard.has(verb) || (verb === 'hit' && /^(?:hit|steal) /.test(history[history.length - 1]?.text ?? ''));
   return false;
 }
+
+/** Asking for time, help or attention, not a thing ("Have you got a moment to spare?", "Lend me a hand."): nothing to hand over. */
+const NO_THING_ASKED = /\b(?:(?:spare|give|lend|need|want)\s+(?:me\s+|us\s+)?(?:a|an|your|some)?\s*(?:moment|minute|second|word|hand|ear|while|chance|rest|break|hint|clue|time)s?\b|(?:moment|minute|second|while|time)s?\s+to\s+spare\b)/gi;
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { EMOTES, Rng, World, execute } from '../../server/engine/index.js';
 import { loadPolicy } from '../../server/agents/load.js';
-import { acknowledge, actionFilter, refuse, type Policy } from '../../server/agents/policy.js';
+import { acknowledge, actionFilter, motivated, refuse, type Policy } from '../../server/agents/policy.js';
 import { chooseThresholds, type TuneSample } from '../../server/agents/thresholds.js';
 import { AgentMemory } from '../../server/agents/memory.js';
 import { agentView } from '../../server/agents/view.js';
@@ -97,6 +97,16 @@ describe('the model policy', () => {
     expect(ok('hug orc')).toBe(true);
     const provoked = actionFilter([{ speaker: 'partner', kind: 'act', text: 'hit gardener' }]);
     expect(provoked('hit orc')).toBe(true);
+  });
+
+  it.each([
+    ['Could you give me your apple?', true],
+    ['I need something to eat.', true],
+    ['Have you got a moment to spare?', false],
+    ['Could you lend me a hand?', false],
+    ['Give me a minute to think.', false],
+  ])('hands a thing over when asked for things, not for time or help: %s', (heard, gives) => {
+    expect(motivated('give flask of ale to orc', [{ speaker: 'partner', kind: 'say', text: heard }], 'Hm.', 'orc')).toBe(gives);
   });
 
   it('takes nothing right after declining', () => {
