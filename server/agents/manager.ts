@@ -35,6 +35,15 @@ import { refuse, type Policy, type TurnChoice, type TurnInput } from './policy.j
 import { firstPerson } from './requests.js';
 import type { AgentView } from './view.js';
 
+/**
+ * What a character says on this turn: the policy's line, except a plain one on a turn of its own. A plain
+ * line answers the line heard ("Ah, that's a long story for another day."); on an idle turn the character
+ * has heard nothing new, and it read as a second answer to a question it had answered already.
+ */
+export function lineToSay(trigger: Pick<Trigger, 'kind'>, choice: Pick<TurnChoice, 'say' | 'why'>): string {
+  return trigger.kind === 'idle' && choice.why.say === 'unsure' ? '' : choice.say;
+}
+
 /** Who drives a character the agents manage (the kinds @drive sets, drive-store.ts). */
 export type AgentKind = DriveKind;
 
@@ -565,6 +574,7 @@ export class AgentManager {
         remember('say', text);
       }
     };
+    choice.say = lineToSay(trigger, choice);
     if (!choice.sayAfter) await speak(choice.say);
     let done = 0;
     for (const action of choice.actions) {
