@@ -48,7 +48,8 @@ export function asksAboutYou(line: string): boolean {
  * other question. Suggestions ("How about a drink?", "Why not sit down?") take yes or no.
  */
 export function yesNoToWh(heard: string, reply: string): boolean {
-  if (!/^(?:yes|no|aye|nay|yeah|yep|nope)\b/i.test(reply.trim())) return false;
+  // "Yes, ...", "No.", and the short answers that stand for them: "I would.", "I don't, no."
+  if (!/^(?:yes|no|aye|nay|yeah|yep|nope)\b|^i (?:would|wouldn't|do|don't|did|didn't|can|can't|will|won't|am|have|haven't|had|hadn't)\s*[.!,]/i.test(reply.trim())) return false;
   const last = lastSentence(heard).toLowerCase().replace(/^[^a-z]+/, '');
   if (!last.endsWith('?') || /,\s*(?:isn't|aren't|wasn't|don't|doesn't|didn't|won't|can't|right|eh)\b[^,]*\?$/.test(last)) return false;
   return /^(?:who|whom|whose|what|where|when|which|how)\b/.test(last) && !/^(?:how|what) about\b|^what if\b|^how come\b/.test(last);

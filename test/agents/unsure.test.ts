@@ -84,6 +84,8 @@ describe('a yes or no to a question that asks who, what, where...', () => {
     ["Cold tonight, isn't it?", 'Yes, bitter.', false],
     ['Are you married?', 'No.', false],
     ['Who is in charge around here?', 'The baroness, up at the castle.', false],
+    ['Where can I get some milk?', "I would. I've not had fresh milk in a month.", true],
+    ['What do you do all day?', 'I do my best, mostly.', false],
   ])('%s -> %s: %s', (heard, reply, bad) => {
     expect(yesNoToWh(heard, reply)).toBe(bad);
   });
