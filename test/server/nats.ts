@@ -9,9 +9,12 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect as tcpConnect, createServer } from 'node:net';
+import { connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './stores.js';
+
+export { freePort };
 
 /** The nats-server program: on $PATH, else where Debian puts it. */
 export function natsServerBinary(): string | null {
@@ -38,16 +41,6 @@ export function natsSkip(): string | false {
   return skip;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
