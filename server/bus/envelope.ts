@@ -3,7 +3,7 @@
  * whose responder failed. Decoding checks the JSON, the envelope and the version; the bodies' own
  * fields are checked by whoever reads them.
  */
-import { BusMessageError, type BusBody } from './bus.js';
+import { BusMessageError, BusRemoteError, type BusBody, type BusLog } from './bus.js';
 
 export const BUS_VERSION = 1;
 
@@ -32,4 +32,20 @@ export function decode(text: string): Envelope {
   if (typeof parsed.error === 'string') return { v: BUS_VERSION, error: parsed.error };
   if (!isObject(parsed.body)) throw new BusMessageError('an envelope without a body object');
   return { v: BUS_VERSION, body: parsed.body };
+}
+
+/**
+ * The body of the answer to a request on `subject`: an answer that is no envelope is logged as dropped and
+ * thrown (BusMessageError); the responder's own failure is thrown as BusRemoteError.
+ */
+export function answerBody(reply: string, subject: string, log: BusLog): BusBody {
+  let env;
+  try {
+    env = decode(reply);
+  } catch (err) {
+    log.warn({ subject, err: (err as Error).message }, 'a bad answer on the bus was dropped');
+    throw err;
+  }
+  if ('error' in env) throw new BusRemoteError(subject, env.error);
+  return env.body;
 }

@@ -4,8 +4,8 @@
  * loop, never inside publish(): what works here works over the network, and a bad message is dropped
  * here as it is there. Subjects are matched exactly (no wildcards).
  */
-import { BusMessageError, BusNoResponderError, BusRemoteError, BusTimeoutError, BusUnavailableError, type Bus, type BusBody, type BusLog } from './bus.js';
-import { decode, encode, encodeError } from './envelope.js';
+import { BusMessageError, BusNoResponderError, BusTimeoutError, BusUnavailableError, type Bus, type BusBody, type BusLog } from './bus.js';
+import { answerBody, decode, encode, encodeError } from './envelope.js';
 
 type Raw = (text: string) => void;
 type Responder = (text: string) => Promise<string>;
@@ -98,15 +98,7 @@ export class InProcessBus implements Bus {
       throw err;
     }
     clearTimeout(timer);
-    let env;
-    try {
-      env = decode(reply);
-    } catch (err) {
-      this.log.warn({ subject, err: (err as Error).message }, 'a bad answer on the bus was dropped');
-      throw err;
-    }
-    if ('error' in env) throw new BusRemoteError(subject, env.error);
-    return env.body;
+    return answerBody(reply, subject, this.log);
   }
 
   onStatus(_listener: (up: boolean) => void): () => void {

@@ -5,8 +5,8 @@
  * subscriptions come back by themselves on reconnect.
  */
 import { connect, ErrorCode, Events, type NatsConnection, type NatsError } from 'nats';
-import { BusMessageError, BusNoResponderError, BusRemoteError, BusTimeoutError, BusUnavailableError, type Bus, type BusBody, type BusLog } from './bus.js';
-import { decode, encode, encodeError } from './envelope.js';
+import { BusMessageError, BusNoResponderError, BusTimeoutError, BusUnavailableError, type Bus, type BusBody, type BusLog } from './bus.js';
+import { answerBody, decode, encode, encodeError } from './envelope.js';
 
 export interface NatsBusOptions {
   log: BusLog;
@@ -127,15 +127,7 @@ export class NatsBus implements Bus {
       if (!this.up) throw new BusUnavailableError(this.name);
       throw err;
     }
-    let env;
-    try {
-      env = decode(text.decode(reply.data));
-    } catch (err) {
-      this.log.warn({ subject, err: (err as Error).message }, 'a bad answer on the bus was dropped');
-      throw err;
-    }
-    if ('error' in env) throw new BusRemoteError(subject, env.error);
-    return env.body;
+    return answerBody(text.decode(reply.data), subject, this.log);
   }
 
   onStatus(listener: (up: boolean) => void): () => void {
