@@ -81,13 +81,15 @@ export function answersAbout(world: World, self: NodeId, text: string): string[]
     return [desc ? `This is ${placeName(room.name)}. ${desc}` : `This is ${placeName(room.name)}.`];
   }
   if (ORIGIN.some((r) => r.test(s))) {
-    const persona = world.character(self)?.persona ?? '';
-    const told = sentences(persona, 40).filter((x) => /^(?:I|My)\b/.test(x) && FROM.test(x) && !namesAbsent(world, room.id, x));
+    const told = ownSentences(world, self, room.id).filter((x) => FROM.test(x));
     return told.length ? told : ['From round here, near enough.'];
   }
-  if (SELF.some((r) => r.test(s))) {
-    const persona = world.character(self)?.persona ?? '';
-    return sentences(persona, 40).filter((x) => /^(?:I|My)\b/.test(x) && !namesAbsent(world, room.id, x));
-  }
+  if (SELF.some((r) => r.test(s))) return ownSentences(world, self, room.id);
   return [];
+}
+
+/** The persona's sentences in the character's own voice ("I ...", "My ...") that name nobody absent from the room. */
+function ownSentences(world: World, self: NodeId, roomId: NodeId): string[] {
+  const persona = world.character(self)?.persona ?? '';
+  return sentences(persona, 40).filter((x) => /^(?:I|My)\b/.test(x) && !namesAbsent(world, roomId, x));
 }
