@@ -274,6 +274,8 @@ function thingAsked(phrase: string): string | null {
   const p = phrase
     .replace(/^(?:one|some|any|a\s+few|a\s+couple|all|both|each|half|a\s+(?:bit|piece|slice|chunk|hunk|sip|swig|drop|mouthful|bite|taste|crumb|drink|little))\s+of\s+/, '')
     .replace(/^all\s+(?=(?:the|your|my|those|these|that|this)\s)/, '');
+  // "I need someone to keep the lists": a person, not a thing to hand over
+  if (/^(?:(?:some|any|every|no)(?:one|body)|no one)\b/.test(p)) return null;
   return /^(?:(?:some|any|every|no)thing|all|what|whatever)(?:\s+(?:you|you've|ye|of it|of them|else|at all)\b.*)?$|^whatever\b/.test(p) ? null : p;
 }
 

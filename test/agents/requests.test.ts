@@ -26,6 +26,11 @@ describe('requests in the little world (gardener asked by the orc)', () => {
     }
   });
 
+  it('a person asked for is no thing to hand over', () => {
+    const w = littleWorld();
+    for (const line of ['I need someone to keep the lists.', 'I need somebody to help me.', 'Give me someone who can dig.']) expect(steps(w, 'gardener', 'orc', line), line).toBeNull();
+  });
+
   it('a thing asked for another day is no request now', () => {
     const w = littleWorld();
     for (const line of ["Bring one next week and I'll have a rabbit for you.", 'Give me the apple tomorrow.', 'Bring the spade back after the harvest.']) expect(steps(w, 'gardener', 'orc', line), line).toBeNull();
