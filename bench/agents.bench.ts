@@ -119,8 +119,26 @@ const LINES = [
   (n: string) => `I'm feeling sad today, ${n}.`,
 ];
 
-/** One player: logs in, then says lines to the model characters of its room, one at a time. */
-async function player(url: string, character: string, until: number, replies: number[], acks: number[], misses: { n: number }, replyWaitMs: number): Promise<void> {
+/** Replies to the first line, which every player says at the same moment once all are in. */
+interface Burst {
+  replies: number[];
+  /** Resolves when every player has logged in. */
+  start: Promise<void>;
+  loggedIn: () => void;
+}
+
+function burst(players: number): Burst {
+  let left = players;
+  let go!: () => void;
+  const start = new Promise<void>((r) => (go = r));
+  return { replies: [], start, loggedIn: () => void (--left === 0 && go()) };
+}
+
+/**
+ * One player: logs in, waits for the others, says its first line with all of them at once (the
+ * burst), then says lines to the model characters of its room, one at a time, 0.3-1 s apart.
+ */
+async function player(url: string, character: string, until: number, replies: number[], acks: number[], misses: { n: number }, replyWaitMs: number, first: Burst): Promise<void> {
   const ws = new WebSocket(url, { perMessageDeflate: false });
   const frames: Frame[] = [];
   let wake: (() => void) | null = null;
@@ -132,6 +150,9 @@ async function player(url: string, character: string, until: number, replies: nu
   await new Promise<void>((r, j) => {
     ws.once('open', () => r());
     ws.once('error', j);
+  }).catch((err: unknown) => {
+    first.loggedIn(); // the others go without this one
+    throw err;
   });
   const next = (match: (f: Frame) => boolean, ms: number): Promise<Frame | null> =>
     new Promise((resolve) => {
@@ -154,6 +175,8 @@ async function player(url: string, character: string, until: number, replies: nu
   ws.send(JSON.stringify({ type: 'login', guest: true, character }));
   const state = await next((f) => f.type === 'state', 60_000);
   const people = (state?.people ?? []).filter((p) => !p.id.startsWith('visitor-'));
+  first.loggedIn();
+  await first.start;
   let k = 0;
   while (Date.now() < until && people.length) {
     const who = people[k % people.length]!;
@@ -165,7 +188,7 @@ async function player(url: string, character: string, until: number, replies: nu
     const ack = await next((f) => f.type === 'observation' && f.id === id, 10_000);
     if (ack) acks.push(performance.now() - t0);
     const reply = await next((f) => f.type === 'observation' && f.kind === 'event' && f.event?.type === 'say' && f.event.actor === who.id, replyWaitMs);
-    if (reply) replies.push(performance.now() - t0);
+    if (reply) (k === 1 ? first.replies : replies).push(performance.now() - t0);
     else if (replyWaitMs >= 1000) misses.n++;
     await new Promise((r) => setTimeout(r, 300 + Math.random() * 700));
   }
@@ -211,13 +234,15 @@ export default async function agents(ctx: BenchContext): Promise<void> {
       const misses = { n: 0 };
       const cpu0 = cpuSeconds(server.proc.pid!);
       const until = Date.now() + seconds * 1000;
+      const first = burst(players);
       // Without model characters nobody answers: players then wait a fixed 50 ms instead of a reply.
-      await Promise.all(Array.from({ length: players }, (_, i) => player(url, `visitor-${i}`, until, replies, acks, misses, policy === 'model' ? 10_000 : 50)));
+      await Promise.all(Array.from({ length: players }, (_, i) => player(url, `visitor-${i}`, until, replies, acks, misses, policy === 'model' ? 10_000 : 50, first)));
       const cpu = cpuSeconds(server.proc.pid!) - cpu0;
       if (policy === 'model') {
         ctx.report({
           bench: 'agents_reply', transport: 'websocket 127.0.0.1', model, model_characters: characters, players, seconds, server_start_s: startSeconds,
           replies: replies.length, no_reply_in_10s: misses.n, reply_p50_ms: percentile(replies, 50), reply_p95_ms: percentile(replies, 95), reply_p99_ms: percentile(replies, 99),
+          burst_lines: players, burst_replies: first.replies.length, burst_reply_p50_ms: percentile(first.replies, 50), burst_reply_max_ms: percentile(first.replies, 100),
           human_ack_p50_ms: percentile(acks, 50), human_ack_p95_ms: percentile(acks, 95), server_cpu_percent: (cpu / seconds) * 100, ...machine,
         });
       } else {

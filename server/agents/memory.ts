@@ -22,6 +22,9 @@ CREATE TABLE IF NOT EXISTS agent_memory (
 CREATE INDEX IF NOT EXISTS agent_memory_character ON agent_memory (character, id);
 `;
 
+/** Entries written in one transaction by the timer's flush. */
+const SLICE = 200;
+
 export interface MemoryEntry extends HistoryEntry {
   /** The other character, for partner lines. */
   who?: string;
@@ -100,7 +103,7 @@ export class AgentMemory {
     if (!this.db || this.closed) return;
     this.queue.push({ character, e });
     if (!this.timer) {
-      this.timer = setTimeout(() => this.flush(), this.flushMs);
+      this.timer = setTimeout(() => this.flushSlice(), this.flushMs);
       this.timer.unref();
     }
   }
@@ -112,11 +115,28 @@ export class AgentMemory {
     this.clearStmt?.run(character);
   }
 
-  /** Write queued entries (one transaction) and trim each character's rows to `keep`. */
+  /** Write every queued entry now (one transaction) and trim each character's rows to `keep`. */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const batch = this.queue.splice(0);
+    this.write(this.queue.splice(0));
+  }
+
+  /**
+   * The timer's flush: at most SLICE entries a transaction, the rest after the event loop has run
+   * (a room of listeners queues hundreds of entries a flush; one transaction of them all held the
+   * thread for 10-20 ms, and a reply to a player waited behind it).
+   */
+  private flushSlice(): void {
+    this.timer = null;
+    this.write(this.queue.splice(0, SLICE));
+    if (this.queue.length && !this.closed) {
+      this.timer = setTimeout(() => this.flushSlice(), 0);
+      this.timer.unref();
+    }
+  }
+
+  private write(batch: { character: string; e: MemoryEntry }[]): void {
     if (!batch.length || !this.db || !this.db.open) return;
     const touched = new Set<string>();
     this.db.transaction(() => {

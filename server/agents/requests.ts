@@ -459,7 +459,8 @@ function parseSteps(stepTexts: string[], partnerName: string, lastObject: string
 
 /** Run the steps in order on a clone of the world; the first that cannot be done stops the plan. */
 function runPlan(world: World, who: Parties, sentence: string, parsed: StepText[], lastObject: string | undefined): RequestPlan | null {
-  const clone = world.clone();
+  const room = world.roomOf(who.self);
+  const clone = room ? world.cloneRoom(room) : world.clone();
   const steps: string[] = [];
   let lastNamed = lastObject;
   for (let i = 0; i < parsed.length; i++) {

@@ -38,6 +38,27 @@ export class World {
     return new World(structuredClone(this.state));
   }
 
+  /**
+   * A copy of one room and everything in it, nothing else: for trying out actions in that room
+   * (a character's plan) without copying a large world. Exits still name rooms the copy lacks.
+   */
+  cloneRoom(room: NodeId): World {
+    const nodes: Record<NodeId, GraphNode> = {};
+    const placement: Record<NodeId, Placement> = {};
+    const roomNode = this.state.nodes[room];
+    if (roomNode) nodes[room] = structuredClone(roomNode);
+    // parents before their children, each parent's children in their order
+    const queue = [room];
+    for (let i = 0; i < queue.length; i++) {
+      for (const id of this.kids.get(queue[i]!) ?? []) {
+        nodes[id] = structuredClone(this.state.nodes[id]!);
+        placement[id] = { ...this.state.placement[id]! };
+        queue.push(id);
+      }
+    }
+    return new World({ title: this.state.title, nodes, placement, rngState: this.state.rngState, nextId: this.state.nextId });
+  }
+
   get title(): string {
     return this.state.title;
   }

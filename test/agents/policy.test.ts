@@ -187,4 +187,19 @@ describe('memory', () => {
     expect(ctx).toContain('_partner_say line 6');
     m2.close();
   });
+
+  it('writes a large backlog on its own timer, a slice at a time, losing nothing', async () => {
+    const file = join(dir, 'memory-backlog.db');
+    const m1 = AgentMemory.open(file, { keep: 3, flushMs: 5 });
+    for (let i = 0; i < 700; i++) m1.add(`c${i % 100}`, { speaker: 'partner', who: 'x', kind: 'say', text: `line ${i}` });
+    const rows = () => (m1.db!.prepare('SELECT count(*) AS n FROM agent_memory').get() as { n: number }).n;
+    const last = () => m1.db!.prepare("SELECT 1 FROM agent_memory WHERE text = 'line 699'").get();
+    const t0 = Date.now();
+    while (!last() && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 10));
+    expect(rows()).toBe(300); // 100 characters, 3 each: the oldest pruned
+    const m2 = AgentMemory.open(file, { keep: 3 });
+    expect(m2.history('c7').map((h) => h.text)).toEqual(['line 407', 'line 507', 'line 607']);
+    m1.close();
+    m2.close();
+  });
 });

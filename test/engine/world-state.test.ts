@@ -34,6 +34,28 @@ describe('world state', () => {
     expect(w.placement('shovel')?.parent).toBe('garden');
   });
 
+  it('a copy of one room holds that room and everything in it, in order, and acts there as the world does', () => {
+    const w = littleWorld();
+    playRandomly(w, 5, 20);
+    for (const room of w.rooms()) {
+      const part = w.cloneRoom(room.id);
+      const inside = w.nodes().filter((n) => n.id === room.id || w.isInside(n.id, room.id)).map((n) => n.id).sort();
+      expect(part.nodes().map((n) => n.id).sort()).toEqual(inside);
+      for (const id of inside) expect(part.children(id)).toEqual(w.children(id));
+      // every action a character there can take is the same in the copy, and doing it leaves the world alone
+      for (const c of w.charactersIn(room.id)) {
+        expect(validActions(part, c.id)).toEqual(validActions(w, c.id));
+        const before = JSON.stringify(w.toJSON());
+        for (const a of validActions(part, c.id).filter((x) => !/^(?:go|follow)\b/.test(x)).slice(0, 5)) {
+          const mine = w.cloneRoom(room.id);
+          const whole = w.clone();
+          expect(execute(mine, c.id, a).text).toBe(execute(whole, c.id, a).text);
+        }
+        expect(JSON.stringify(w.toJSON())).toBe(before);
+      }
+    }
+  });
+
   it('the same seed and the same commands give the same world, and the seeded random state is part of it', () => {
     const a = littleWorld(42);
     const b = littleWorld(42);
