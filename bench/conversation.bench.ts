@@ -9,8 +9,8 @@
  *   place?", ...) said in turn to 12 model characters; the same rates over their replies, and replies
  *   missing. The transcript is written to .cache/bench/conversation-probe.md, to be read and scored
  *   by a person (../shared/rubrics/model-replies.md): rules see only some defects.
- * conversation_probe_held_out, _fresh, _fresh_2, _fresh_3: the same with HELD_OUT_LINES, FRESH_LINES,
- *   FRESH_LINES_2, FRESH_LINES_3 (see each list for how it was kept out of the corpus); `unsure` counts plain lines.
+ * conversation_probe_held_out, _fresh, _fresh_2, _fresh_3, _fresh_4: the same with HELD_OUT_LINES, FRESH_LINES,
+ *   FRESH_LINES_2, FRESH_LINES_3, FRESH_LINES_4 (see each list for how it was kept out of the corpus); `unsure` counts plain lines.
  *
  * Options (environment): CONVERSATION_EPISODES (60), CONVERSATION_CHARACTERS (12).
  */
@@ -135,6 +135,25 @@ export const FRESH_LINES_3 = [
   "Good luck to you. I'm off now!",
 ];
 
+/**
+ * A fourth fresh probe, written on 2026-11-25 (sixth session) by someone who saw only the other lists
+ * (to avoid their lines and subjects) and never the corpus, a brief, a rule or a reply, after the
+ * rules for lines that call for a reaction (unsure.ts: hurt, sorrow, good news, praise, ...) were
+ * written and before they were tried on it.
+ */
+export const FRESH_LINES_4 = [
+  'Good morning! Lovely to see a friendly face.',
+  "I've already gotten lost twice since I got here.",
+  'Do you usually start your day this early?',
+  "Ha, fair enough. I'm more of a late riser myself.",
+  'What do you do to relax when work is done?',
+  'You have a very kind way of speaking.',
+  "I'm thinking of staying here for a few weeks.",
+  'Do folk here usually welcome newcomers?',
+  'If you ever want company on a walk, just ask.',
+  "Anyway, I'd best be on my way. Goodbye!",
+];
+
 const pct = (x: number) => Number((x * 100).toFixed(2));
 
 export default async function conversation(ctx: BenchContext): Promise<void> {
@@ -164,7 +183,7 @@ export default async function conversation(ctx: BenchContext): Promise<void> {
   writeFileSync(join(OUT, 'conversation-episodes.md'), episodesMarkdown(world, episodes, flagged));
 
   // ---- a person's ordinary lines to model characters ----------------------------------------------
-  for (const [name, lines, file] of [['conversation_probe', PROBE_LINES, 'conversation-probe.md'], ['conversation_probe_held_out', HELD_OUT_LINES, 'conversation-probe-held-out.md'], ['conversation_probe_fresh', FRESH_LINES, 'conversation-probe-fresh.md'], ['conversation_probe_fresh_2', FRESH_LINES_2, 'conversation-probe-fresh-2.md'], ['conversation_probe_fresh_3', FRESH_LINES_3, 'conversation-probe-fresh-3.md']] as const) {
+  for (const [name, lines, file] of [['conversation_probe', PROBE_LINES, 'conversation-probe.md'], ['conversation_probe_held_out', HELD_OUT_LINES, 'conversation-probe-held-out.md'], ['conversation_probe_fresh', FRESH_LINES, 'conversation-probe-fresh.md'], ['conversation_probe_fresh_2', FRESH_LINES_2, 'conversation-probe-fresh-2.md'], ['conversation_probe_fresh_3', FRESH_LINES_3, 'conversation-probe-fresh-3.md'], ['conversation_probe_fresh_4', FRESH_LINES_4, 'conversation-probe-fresh-4.md']] as const) {
     await probe(ctx, world, policy, checker, model, name, lines, join(OUT, file));
   }
   await policy.ranker.release();

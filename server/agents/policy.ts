@@ -132,9 +132,14 @@ export interface Unsure {
  * blind readings of all four probes, the model's replies to goodbyes were nonsense in 8 of 29 (sensible
  * in 3), to greetings in 3 of 3, to "how are you" in 3 of 11 (sensible in 1), to "I'm so tired" in 6
  * of 12 (sensible in 3); the plain farewells were read as sensible 125 times in 125, the plain
- * greetings 51 in 61 (never nonsense).
+ * greetings 51 in 61 (never nonsense). Since the sixth session also lines that call for a reaction
+ * more than an answer, each with plain lines of its own: a hurt ("I cut my hand and it still stings"),
+ * a thing lost, nervousness, a sorrow or worry, good news, a plan, an offer made ("If you ever want
+ * company, just ask"), praise, "what do you think of me?" and an offer to tell something
+ * ("Want to hear a riddle?"): on the third fresh probe the model answered such lines with "Yes. Pick
+ * up that bundle first..." and "Loud, but they pay in coin, not promises."
  */
-const FORMULAS = new Set<ReturnType<typeof unsureKind>>(['farewell', 'greeting', 'wellbeing', 'tired']);
+const FORMULAS = new Set<ReturnType<typeof unsureKind>>(['farewell', 'greeting', 'wellbeing', 'tired', 'lostThing', 'nervous', 'hurt', 'sad', 'goodNews', 'plans', 'offered', 'compliment', 'aboutMe', 'willTell']);
 
 /** A plain line of the kind the partner's line calls for (unsure.ts), unless every such line was said already. */
 function plainReply(scene: Scene): Said | undefined {

@@ -13,7 +13,7 @@
 import { asksAboutYou, lastSentence, lineKind } from './line-kind.js';
 
 /** Plain lines for each kind of heard line, in the order they are tried. */
-const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'wellbeing' | 'tired' | 'hungry' | 'cold' | 'lost' | 'offer' | 'tag' | 'personal' | 'opinion' | 'yesno' | 'wh' | 'remark', string[]> = {
+const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'wellbeing' | 'tired' | 'hungry' | 'cold' | 'lost' | 'lostThing' | 'nervous' | 'hurt' | 'sad' | 'goodNews' | 'plans' | 'offered' | 'compliment' | 'aboutMe' | 'willTell' | 'offer' | 'tag' | 'ability' | 'personal' | 'opinion' | 'folk' | 'exists' | 'permission' | 'yesno' | 'wh' | 'remark', string[]> = {
   farewell: ['Safe roads to you.', 'Go well, then.', 'Farewell. Mind how you go.', 'Goodbye, then.'],
   thanks: ["You're welcome.", 'Think nothing of it.', 'Glad to help.'],
   sorry: ['No harm done.', "It's no bother.", "Don't fret about it."],
@@ -23,13 +23,42 @@ const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'wellbeing' |
   hungry: ["I'm sorry to hear it. Food's hard to come by some days."],
   cold: ["It's a cold one, right enough."],
   lost: ['Lost? Ask me the way to a place, and I might know it.'],
+  // "I think I dropped a ring somewhere near here."
+  lostThing: ["Oh dear. I'll keep an eye out for it.", 'I hope it turns up. Retrace your steps, maybe.'],
+  // "I'm a bit nervous around strangers."
+  nervous: ['No need to be nervous around me.', "Take your time. There's no hurry."],
+  // "I cut my hand earlier and it still stings.", "I've a headache."
+  hurt: ['Ouch. That sounds painful.', "Oh dear. I hope it mends soon.", 'That sounds sore. Take it easy for a while.'],
+  // "I'm a bit lonely here.", "I lost my purse.", "It's been a long day."
+  sad: ["I'm sorry to hear that.", "That's hard. I hope things look up for you.", "Ah, that's a shame."],
+  // "I'm getting married next month!", "Good news: I got the job."
+  goodNews: ["Well, that's good news!", 'Glad to hear it!', 'Good for you!'],
+  // "I'm thinking of staying here a few weeks.", "I plan to head north tomorrow."
+  plans: ['Well, I hope it goes well for you.', 'Sounds like a fair plan to me.'],
+  // "If you ever want company on a walk, just ask."
+  offered: ["Thank you, I'll remember that.", 'Kind of you. I might take you up on that.'],
+  // "You look like a thoughtful sort.", "I like your hat."
+  compliment: ["That's kind of you to say.", 'Why, thank you!', "You're too kind."],
+  // "What do you think of me?"
+  aboutMe: ['You seem decent enough to me.', "Fair enough so far, I'd say.", 'I hardly know you yet, but you seem all right.'],
+  // "Want to hear a riddle?", "Shall I sing you a song?"
+  willTell: ["Go on, then. Let's hear it.", "All right, I'm listening.", "Go on, I'm all ears."],
   offer: ["No, I'm all right, thank you.", 'Kind of you, but no.', 'Not just now, thanks.'],
   tag: ['Aye, that it is.', 'It is, right enough.'],
+  // "Can you read and write?", "Do you know how to swim?"
+  ability: ['A little. Enough to get by.', "Some. Not as well as I'd like.", 'A bit, yes.'],
   // Modest, not curt: readers found "That's my own business, friend." rude and "Why do you ask?" evasive.
   personal: ["I'd sooner not say.", "Ah, that's a long story for another day.", "Me? There's not much to tell."],
   // "What colour do you like best?", "What do you think of me?": a taste or a view, not a life story
   opinion: ["I've never given it much thought, to be honest.", "Hm. I'd have to think on that one."],
-  yesno: ["Hm. I couldn't say.", 'Hard to say, really.', 'Not that I know of.'],
+  // "Do folk here usually welcome newcomers?", "Are people friendly here?"
+  folk: ['It depends who you ask, I would say.', 'Some, and some not.'],
+  // "Is there an inn nearby?", "Have you heard any news?"
+  exists: ['Not that I know of.', "Hm. I couldn't say."],
+  // "Not that I know of." answered "Can you read and write?": kept to the questions of 'exists'
+  // "Mind if I sit with you a while?", "May I ask you something?"
+  permission: ['Not at all. Go ahead.', 'Please do.', 'Go right ahead.'],
+  yesno: ["Hm. I couldn't say.", 'Hard to say, really.', "I'm not sure, to be honest."],
   wh: ["I couldn't tell you, I'm afraid.", "Now there's a question. I don't rightly know.", 'Hard to say.', 'I wish I knew.'],
   remark: ['Is that so?', 'Hm. Go on.', 'Well, well.', 'I see.'],
 };
@@ -43,9 +72,45 @@ export function isPlainLine(text: string): boolean {
 
 /** A question after one's tastes or views rather than one's life. */
 const OPINION = /\b(?:like|likes|love|loves|favourite|favorite|prefer|best|think of|thoughts on|make of|opinion|feel about)\b/;
-const FAREWELL = /\b(?:goodbye|good-bye|farewell|bye|take care|be going|be off|be on my way|safe travels|see you|until next time|so long)\b/;
-const THANKS = /\b(?:thank you|thanks|thank ye|much obliged|grateful)\b/;
-const SORRY = /\b(?:sorry|apologi[sz]e|forgive me|pardon me|my apologies)\b/;
+const FAREWELL = /\b(?:goodbye|good-bye|farewell|bye|take care|be going|be off|be on my way|safe travels|see you|until next time|so long|good luck to you|i'll leave you|i(?:'m| am) off(?: now| then)?\s*[.!]*$)/;
+const THANKS = /\b(?:thank you|thanks|thank ye|much obliged|grateful|you(?:'re| are) (?:very |too |so )?kind)\b/;
+// ("sorry to hear", "sorry about your ...": sympathy, not an apology)
+const SORRY = /\b(?:sorry(?! (?:to hear|for you|about your|for your))|apologi[sz]e|forgive me|pardon me|my apologies)\b/;
+const INTENSITY = '(?:(?:a bit|a little|rather|quite|very|so|really|feeling|awfully|terribly) )*';
+/** Something that hurts the speaker: a cut, an ache, an illness. */
+const HURT = new RegExp(
+  `\\bi(?:'ve| have)? (?:cut|hurt|burn(?:ed|t)|scraped|scratched|twisted|sprained|broke|bruised|stubbed|banged|bumped|grazed) my\\b|\\bmy \\w+(?: \\w+)? (?:hurts|aches|stings|throbs|is sore|is bleeding|is killing me)\\b|\\bit (?:still |really )?(?:hurts|stings|aches|throbs)\\b|\\bi(?:'m| am) ${INTENSITY}(?:sick(?! of)|ill|hurt|injured|unwell|poorly|sore|wounded|bleeding)\\b|\\bi(?:'ve| have)?(?: got)? (?:a|an) (?:bad |terrible |awful )?(?:headache|cold|fever|cough|toothache|blister|splinter|bruise|sore \\w+|stomach ache|bellyache)\\b`,
+);
+/** A sorrow or worry of the speaker's own. */
+const SAD = new RegExp(
+  `\\bi(?:'m| am) ${INTENSITY}(?:sad|lonely|worried|homesick|miserable|unhappy|upset|heartbroken|troubled|frightened|scared|afraid(?= of)|nervous|anxious)\\b|\\bi(?:'ve| have)? (?:lost|miss) my\\b|\\b(?:had|having|been) (?:a |such a )?(?:bad|rough|terrible|awful|hard|long|miserable) (?:day|week|time|night|year|journey|road)\\b|\\bmy \\w+ (?:died|passed away|is sick|is ill|left me|ran off)\\b`,
+);
+/** Good news of the speaker's own. */
+const GOOD_NEWS = new RegExp(
+  `\\bi(?:'m| am) ${INTENSITY}(?:happy|excited|delighted|thrilled|overjoyed)\\b(?! to (?:meet|see|be here))|\\b(?:good|great|wonderful|happy) news\\b|\\bi(?:'m| am) (?:getting married|going to be a (?:father|mother))\\b|\\bi (?:just )?(?:got married|got the job|had a baby|won(?![a-z']))`,
+);
+/** Praise of the one spoken to. */
+const COMPLIMENT = /\byou (?:look|seem|sound)(?: like)? (?:a |an )?(?:very |so |rather |quite |really )?(?:kind|nice|wise|clever|strong|thoughtful|friendly|honest|good|fine|capable|hard-working|hardworking|decent|sensible|smart|pleasant|cheerful|learned)\b|\bi (?:like|love|admire) your\b|\byou(?:'re| are) (?:very |so |rather |quite |really )?(?:kind|wise|clever|funny|friendly|helpful|brave|generous|good company|a good)\b|\b(?:lovely|nice|fine|beautiful|pretty) (?:\w+ )?you (?:have|keep|wear)\b|\byou have (?:a |such a )?(?:very |really |so |rather )?(?:kind|lovely|nice|fine|good|gentle|warm|pleasant|beautiful|friendly|honest|wise) (?:way|voice|face|smile|manner|heart|eye|laugh)\b/;
+/** A question after what the one asked thinks of the asker. */
+const ABOUT_ME = /\b(?:think|make) of me\b|\bthink about me\b|\bdo you (?:like|trust) me\b|\bwhat am i like\b/;
+/** The speaker offers to tell, sing or show something. */
+const WILL_TELL = /^(?:(?:do )?(?:you )?(?:want|wanna) to|would you like to|(?:shall|can|may|should) i|let me) (?:hear|tell|sing|show|recite|play)\b/;
+/** A thing of the speaker's that is lost ("I dropped a ring", "I can't find my purse"); not the way, not a person. */
+const LOST_THING = /\bi (?:think i |must have |might have )?(?:dropped|lost|mislaid|misplaced|can't find|cannot find)\s+(?:my|a|an|the|one of my)\s+(?!way\b|wife\b|husband\b|mother\b|father\b|son\b|daughter\b|brother\b|sister\b|friend\b|family\b|child\b|parents\b|temper\b|nerve\b|mind\b)/;
+const NERVOUS = /\bi(?:'m| am) (?:(?:a bit|a little|rather|quite|very|so|really|always|usually) )*(?:nervous|shy|uneasy|awkward)\b/;
+/** A plan of the speaker's own. */
+const PLANS = /\bi(?:'m| am) (?:thinking (?:of|about)|planning (?:to|on)|hoping to|going to (?:stay|settle|head|leave|travel|look|try|buy|build|open|learn|visit|find))\b|\bi (?:plan|mean|intend|hope) to\b|\bi might (?:stay|settle|head|stop)\b/;
+/** An offer in the form of a statement ("If you ever need a hand, just ask."). */
+const OFFERED = /^if you (?:ever )?(?:want|need|fancy|like)\b|\bjust (?:ask|say the word|let me know)\b|\bi(?:'d| would) be (?:happy|glad) to (?:help|lend|show)\b/;
+/** Asking leave to do something ("Mind if I sit here?"); "Can I help?" is an offer, tested first. */
+const PERMISSION = /^(?:(?:do you |would you )?mind if i|may i|can i|could i|is it (?:all right|alright|ok|okay) if i)\b/;
+/** A yes/no question about people in general. */
+const FOLK = /^(?:do|does|are|is|will|would|did) (?:the )?(?:folk|folks|people|they|most|many|villagers|locals|the people)\b(?! (?:\w+ )?(?:know|have a|sell|serve))/;
+/** A yes/no question whether something is or happened, where "not that I know of" answers it. */
+const EXISTS = /^(?:is|are|was|were) there\b|^(?:have|has|did) (?:you|anyone|anybody) (?:heard|seen|noticed)\b|^(?:do|does) (?:you|anyone) know (?:of|if|whether|any|anyone|anybody|someone|somebody|a place)\b|^(?:has|have) (?:anyone|anybody|someone)\b/;
+
+/** A question after what the one asked can do ("Can you read?"); "Can you help me?" is a request. */
+const ABILITY = /^(?:can|could) (?:you|ye) (?:read|write|swim|sing|dance|cook|fight|ride|sew|count|fish|hunt|climb|play|speak|whistle|juggle|knit|carve|shoot|tell the time)\b|^do (?:you|ye) know how to\b/;
 const GREETING = /^(?:hello|hi|hey|greetings|well met|good (?:morning|day|evening|afternoon)|morning|evening|hail)\b/;
 
 /** The kind of plain line `heard` calls for. */
@@ -56,6 +121,10 @@ export function unsureKind(heard: string): keyof typeof LINES {
   if (SORRY.test(s)) return 'sorry';
   const kind = lineKind(heard);
   const last = lastSentence(s);
+  if (WILL_TELL.test(last)) return 'willTell';
+  if (OFFERED.test(last)) return 'offered';
+  if (ABOUT_ME.test(last)) return 'aboutMe';
+  if (ABILITY.test(last)) return 'ability';
   // "How are you today?", "How are you keeping?", "How's life?"
   if (/^(?:and\s+)?how(?:'s| is| are| have)\s+(?:you|ye|things|life|it going|you been|your day)\b[^?]*\?$/.test(last) && !/\bhow (?:are|did|do) you (?:know|get|make|find|manage|come|feel about)\b/.test(last)) return 'wellbeing';
   // "You well this morning?", "Are you keeping well?", "All well with you?", "How goes it?", "How fare you?"
@@ -68,6 +137,9 @@ export function unsureKind(heard: string): keyof typeof LINES {
     // "Are you married?", "Do you believe in magic?": about the speaker's own life ("Have you heard any news?",
     // "Did you find where they went?" are not)
     if (/^(?:are|were)\s+(?:you|ye)\b|^did\s+(?:you|ye)\s+ever\b|^(?:do|would|will)\s+(?:you|ye)\s+(?:like|love|have|believe|enjoy|want|miss|ever|sing|play|pray|hope|fear|mind|dream|think|sleep|eat|drink|hunt|fish|go|live|work)\b|^have\s+(?:you|ye)\s+(?:ever|always|been|got|a|any|no|lived|worked|travelled|traveled|married|seen a)\b/.test(last)) return OPINION.test(last) ? 'opinion' : 'personal';
+    if (PERMISSION.test(last)) return 'permission';
+    if (FOLK.test(last)) return 'folk';
+    if (EXISTS.test(last)) return 'exists';
     return 'yesno';
   }
   // "Where are you from?", "What makes you laugh?": about the speaker's own life
@@ -75,8 +147,15 @@ export function unsureKind(heard: string): keyof typeof LINES {
   if (/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:tired|weary|exhausted|worn out)\b|\bwalking all day\b/.test(s)) return 'tired';
   if (/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:hungry|starving|famished)\b/.test(s)) return 'hungry';
   if (/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:cold|freezing|frozen)\b/.test(s)) return 'cold';
-  if (/\bi(?:'m| am)\s+(?:a bit |rather |quite )?lost\b/.test(s)) return 'lost';
+  if (/\bi(?:'m| am)\s+(?:a bit |rather |quite )?lost\b|\bi(?:'ve| have)? lost my way\b|\bi(?:'ve| have)? (?:already |just )?(?:got|gotten|been|got myself) lost\b/.test(s)) return 'lost';
+  if (LOST_THING.test(s)) return 'lostThing';
+  if (NERVOUS.test(s)) return 'nervous';
+  if (HURT.test(s)) return 'hurt';
+  if (SAD.test(s)) return 'sad';
+  if (GOOD_NEWS.test(s)) return 'goodNews';
+  if (PLANS.test(s)) return 'plans';
   if (GREETING.test(s)) return 'greeting';
+  if (COMPLIMENT.test(s)) return 'compliment';
   return 'remark';
 }
 
