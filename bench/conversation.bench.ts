@@ -9,8 +9,8 @@
  *   place?", ...) said in turn to 12 model characters; the same rates over their replies, and replies
  *   missing. The transcript is written to .cache/bench/conversation-probe.md, to be read and scored
  *   by a person (../shared/rubrics/model-replies.md): rules see only some defects.
- * conversation_probe_held_out, _fresh, _fresh_2, _fresh_3, _fresh_4: the same with HELD_OUT_LINES, FRESH_LINES,
- *   FRESH_LINES_2, FRESH_LINES_3, FRESH_LINES_4 (see each list for how it was kept out of the corpus); `unsure` counts plain lines.
+ * conversation_probe_held_out, _fresh, _fresh_2, _fresh_3 ... _fresh_6: the same with HELD_OUT_LINES, FRESH_LINES,
+ *   FRESH_LINES_2 ... FRESH_LINES_6 (see each list for how it was kept out of the corpus); `unsure` counts plain lines.
  *
  * Options (environment): CONVERSATION_EPISODES (60), CONVERSATION_CHARACTERS (12).
  */
@@ -154,6 +154,42 @@ export const FRESH_LINES_4 = [
   "Anyway, I'd best be on my way. Goodbye!",
 ];
 
+/**
+ * A fifth fresh probe, written on 2026-11-25 (sixth session) with the fourth's brief (and its
+ * lines to avoid) after the rules for lines that call for a reaction were final: a test only, read
+ * blind for the first time against the code from before those rules.
+ */
+export const FRESH_LINES_5 = [
+  'Greetings, neighbour! Mind if I say hello?',
+  'I had the strangest dream last night.',
+  'Do you ever remember your dreams?',
+  'Ha, well, mine are usually about falling off cliffs.',
+  'You seem like someone who works very hard.',
+  'What part of your day do you look forward to most?',
+  'I tried cooking for myself yesterday and burned everything.',
+  'I suppose I should leave cooking to the experts.',
+  "Any advice for someone who's hopeless in the kitchen?",
+  'Thanks for the chat. Have a good day!',
+];
+
+/**
+ * A sixth fresh probe, written on 2026-11-25 (sixth session) with the fourth's brief (and its
+ * lines to avoid) after the rules for lines that call for a reaction were final: a test only, read
+ * blind for the first time against the code from before those rules.
+ */
+export const FRESH_LINES_6 = [
+  "Well met! I hope I'm not interrupting anything.",
+  'My sister is getting married next spring, you know.',
+  "Ha, I still can't quite believe it myself.",
+  'Have you ever been to a big wedding?',
+  "I'm hoping to find her a nice gift along the way.",
+  'What would you give someone as a wedding gift?',
+  "Hm, I'll keep that in mind, thank you.",
+  "You've got a good head on your shoulders.",
+  "If I pass this way again, I'll tell you how it went.",
+  'Goodbye for now, and thanks for listening!',
+];
+
 const pct = (x: number) => Number((x * 100).toFixed(2));
 
 export default async function conversation(ctx: BenchContext): Promise<void> {
@@ -183,7 +219,7 @@ export default async function conversation(ctx: BenchContext): Promise<void> {
   writeFileSync(join(OUT, 'conversation-episodes.md'), episodesMarkdown(world, episodes, flagged));
 
   // ---- a person's ordinary lines to model characters ----------------------------------------------
-  for (const [name, lines, file] of [['conversation_probe', PROBE_LINES, 'conversation-probe.md'], ['conversation_probe_held_out', HELD_OUT_LINES, 'conversation-probe-held-out.md'], ['conversation_probe_fresh', FRESH_LINES, 'conversation-probe-fresh.md'], ['conversation_probe_fresh_2', FRESH_LINES_2, 'conversation-probe-fresh-2.md'], ['conversation_probe_fresh_3', FRESH_LINES_3, 'conversation-probe-fresh-3.md'], ['conversation_probe_fresh_4', FRESH_LINES_4, 'conversation-probe-fresh-4.md']] as const) {
+  for (const [name, lines, file] of [['conversation_probe', PROBE_LINES, 'conversation-probe.md'], ['conversation_probe_held_out', HELD_OUT_LINES, 'conversation-probe-held-out.md'], ['conversation_probe_fresh', FRESH_LINES, 'conversation-probe-fresh.md'], ['conversation_probe_fresh_2', FRESH_LINES_2, 'conversation-probe-fresh-2.md'], ['conversation_probe_fresh_3', FRESH_LINES_3, 'conversation-probe-fresh-3.md'], ['conversation_probe_fresh_4', FRESH_LINES_4, 'conversation-probe-fresh-4.md'], ['conversation_probe_fresh_5', FRESH_LINES_5, 'conversation-probe-fresh-5.md'], ['conversation_probe_fresh_6', FRESH_LINES_6, 'conversation-probe-fresh-6.md']] as const) {
     await probe(ctx, world, policy, checker, model, name, lines, join(OUT, file));
   }
   await policy.ranker.release();
