@@ -9,8 +9,8 @@
  *   place?", ...) said in turn to 12 model characters; the same rates over their replies, and replies
  *   missing. The transcript is written to .cache/bench/conversation-probe.md, to be read and scored
  *   by a person (../shared/rubrics/model-replies.md): rules see only some defects.
- * conversation_probe_held_out, _fresh, _fresh_2, _fresh_3 ... _fresh_6: the same with HELD_OUT_LINES, FRESH_LINES,
- *   FRESH_LINES_2 ... FRESH_LINES_6 (see each list for how it was kept out of the corpus); `unsure` counts plain lines.
+ * conversation_probe_held_out, _fresh, _fresh_2, _fresh_3 ... _fresh_8: the same with HELD_OUT_LINES, FRESH_LINES,
+ *   FRESH_LINES_2 ... FRESH_LINES_8 (see each list for how it was kept out of the corpus); `unsure` counts plain lines.
  *
  * Options (environment): CONVERSATION_EPISODES (60), CONVERSATION_CHARACTERS (12).
  */
@@ -190,6 +190,40 @@ export const FRESH_LINES_6 = [
   'Goodbye for now, and thanks for listening!',
 ];
 
+/**
+ * A seventh fresh probe, written on 2026-11-25 (sixth session) with the fourth's brief after the second
+ * round of reaction rules (mishaps, promises, advice, "do you ever ...?") was final: a test only.
+ */
+export const FRESH_LINES_7 = [
+  "Hello! Fine day for a chat, don't you think?",
+  'I got caught in a downpour on the road yesterday.',
+  "I'm still not quite dry, honestly.",
+  'Do you mind the rain, or does it bother you?',
+  'I miss home a little more than I expected.',
+  "What do you do when you're feeling low?",
+  'That sounds sensible. I might try that.',
+  "You're very easy to talk to, you know.",
+  'Should I write to my family more often, do you think?',
+  "I'll let you get back to things. Goodbye!",
+];
+
+/**
+ * An eighth fresh probe, written on 2026-11-25 (sixth session) with the fourth's brief after the second
+ * round of reaction rules (mishaps, promises, advice, "do you ever ...?") was final: a test only.
+ */
+export const FRESH_LINES_8 = [
+  'Good afternoon! I hope the day is treating you well.',
+  "I've been thinking about learning a proper trade.",
+  'Which skill do you think is most useful to know?',
+  "Interesting. I'd never have thought of that one.",
+  "I'm not very patient, which might be a problem.",
+  'Do you prefer busy, crowded places or quiet ones?',
+  "Crowds make my head spin, if I'm honest.",
+  "If you're ever short of hands, I learn quickly.",
+  'Who taught you most of what you know?',
+  'Good health to you, and farewell!',
+];
+
 const pct = (x: number) => Number((x * 100).toFixed(2));
 
 export default async function conversation(ctx: BenchContext): Promise<void> {
@@ -219,7 +253,7 @@ export default async function conversation(ctx: BenchContext): Promise<void> {
   writeFileSync(join(OUT, 'conversation-episodes.md'), episodesMarkdown(world, episodes, flagged));
 
   // ---- a person's ordinary lines to model characters ----------------------------------------------
-  for (const [name, lines, file] of [['conversation_probe', PROBE_LINES, 'conversation-probe.md'], ['conversation_probe_held_out', HELD_OUT_LINES, 'conversation-probe-held-out.md'], ['conversation_probe_fresh', FRESH_LINES, 'conversation-probe-fresh.md'], ['conversation_probe_fresh_2', FRESH_LINES_2, 'conversation-probe-fresh-2.md'], ['conversation_probe_fresh_3', FRESH_LINES_3, 'conversation-probe-fresh-3.md'], ['conversation_probe_fresh_4', FRESH_LINES_4, 'conversation-probe-fresh-4.md'], ['conversation_probe_fresh_5', FRESH_LINES_5, 'conversation-probe-fresh-5.md'], ['conversation_probe_fresh_6', FRESH_LINES_6, 'conversation-probe-fresh-6.md']] as const) {
+  for (const [name, lines, file] of [['conversation_probe', PROBE_LINES, 'conversation-probe.md'], ['conversation_probe_held_out', HELD_OUT_LINES, 'conversation-probe-held-out.md'], ['conversation_probe_fresh', FRESH_LINES, 'conversation-probe-fresh.md'], ['conversation_probe_fresh_2', FRESH_LINES_2, 'conversation-probe-fresh-2.md'], ['conversation_probe_fresh_3', FRESH_LINES_3, 'conversation-probe-fresh-3.md'], ['conversation_probe_fresh_4', FRESH_LINES_4, 'conversation-probe-fresh-4.md'], ['conversation_probe_fresh_5', FRESH_LINES_5, 'conversation-probe-fresh-5.md'], ['conversation_probe_fresh_6', FRESH_LINES_6, 'conversation-probe-fresh-6.md'], ['conversation_probe_fresh_7', FRESH_LINES_7, 'conversation-probe-fresh-7.md'], ['conversation_probe_fresh_8', FRESH_LINES_8, 'conversation-probe-fresh-8.md']] as const) {
     await probe(ctx, world, policy, checker, model, name, lines, join(OUT, file));
   }
   await policy.ranker.release();

@@ -22,6 +22,8 @@ const PLACE = [
 const SELF = [
   /\bwhat do you do(?: here| for a living| all day)?\b(?! (?:with|about|if|when|to)\b)/,
   /\bwhat(?:'s| is) your (?:job|work|trade|story|name)\b/,
+  /\bwhat (?:should|shall|do|can|may) i call (?:you|ye)\b/,
+  /\bwhat are (?:you|ye) called\b/,
   /\btell me (?:about|of) yourself\b/,
   /\bwho (?:are|r) (?:you|ye)\b/,
   /\bwhat are you doing here\b/,

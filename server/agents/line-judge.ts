@@ -342,6 +342,14 @@ const content = (s: string) => words(s).filter((w) => w.length > 2 && !/^(?:the|
 const DEGREE = '(?:so |very |really |feeling |a bit |quite |too |rather |half )*';
 
 /**
+ * Is `line` only the words of a hand-over ("There.", "Here you go.", "Take it.")? Said in the corpus
+ * while handing something over; alone, as a reply, it says nothing.
+ */
+export function handingOnly(line: string): boolean {
+  return /^(?:(?:there|here)(?:,? (?:you (?:are|go)|take (?:it|this|them)|it is))?|take (?:it|this|them))\s*[.!]*$/i.test(line.trim());
+}
+
+/**
  * Is `line` an echo of the partner's: their question asked back ("Is it safe?" after "Is it safe
  * around here?"), or their state claimed back ("Starving." after "I'm starving")?
  */

@@ -18,7 +18,7 @@ import { argsortDesc, EMOTES, type CandidatePool, type ModelRanker } from '../..
 import { actionParts, ASK, headWord, Hybrid, undoes, type ContextEvidence } from '../../models/runtime/hybrid.js';
 import { irWords } from '../../models/runtime/lexical.js';
 import { LexicalIndex } from '../../models/runtime/lexical.js';
-import { LineJudge, tellsOwnLife, type Scene } from './line-judge.js';
+import { handingOnly, LineJudge, tellsOwnLife, type Scene } from './line-judge.js';
 import { isPlainLine, unsureKind, unsureLine } from './unsure.js';
 import { asksAboutYou, yesNoToWh } from './line-kind.js';
 import { hasWord, stemsOf, type ReplyExamples } from './reply-examples.js';
@@ -134,12 +134,14 @@ export interface Unsure {
  * of 12 (sensible in 3); the plain farewells were read as sensible 125 times in 125, the plain
  * greetings 51 in 61 (never nonsense). Since the sixth session also lines that call for a reaction
  * more than an answer, each with plain lines of its own: a hurt ("I cut my hand and it still stings"),
- * a thing lost, nervousness, a sorrow or worry, good news, a plan, an offer made ("If you ever want
- * company, just ask"), praise, "what do you think of me?" and an offer to tell something
- * ("Want to hear a riddle?"): on the third fresh probe the model answered such lines with "Yes. Pick
- * up that bundle first..." and "Loud, but they pay in coin, not promises."
+ * a thing lost, nervousness, a sorrow or worry, a mishap, good news, a plan, a promise to come back,
+ * an offer made ("If you ever want company, just ask"), praise, "what do you think of me?" and an
+ * offer to tell something ("Want to hear a riddle?"): on the third fresh probe the model answered
+ * such lines with "Yes. Pick up that bundle first..." and "Loud, but they pay in coin, not promises".
+ * Read blind on two fresh probes written after these rules (fifth and sixth), replies went from 20% to
+ * 29% sensible and from 24% to 20% nonsense (n = 240 each).
  */
-const FORMULAS = new Set<ReturnType<typeof unsureKind>>(['farewell', 'greeting', 'wellbeing', 'tired', 'lostThing', 'nervous', 'hurt', 'sad', 'goodNews', 'plans', 'offered', 'compliment', 'aboutMe', 'willTell']);
+const FORMULAS = new Set<ReturnType<typeof unsureKind>>(['farewell', 'greeting', 'wellbeing', 'tired', 'lostThing', 'nervous', 'hurt', 'sad', 'goodNews', 'plans', 'offered', 'promise', 'mishap', 'compliment', 'aboutMe', 'willTell']);
 
 /** A plain line of the kind the partner's line calls for (unsure.ts), unless every such line was said already. */
 function plainReply(scene: Scene): Said | undefined {
@@ -619,6 +621,12 @@ export class Policy {
             if (e && e.r < STRANGERS_THINGS && (this.judge.absentThings(v.text, scene).length || tellsOwnLife(v.text))) continue;
             // "Who is in charge?" -> "Yes. ...": an answer to another question
             if (scene.partnerLine && yesNoToWh(scene.partnerLine, v.text)) continue;
+            // "There." with nothing handed over (four characters answered praise so): something plain
+            if (handingOnly(v.text)) {
+              const plain = afterPlain ? undefined : plainReply(scene);
+              if (plain) return plain;
+              continue;
+            }
             // asked about itself ("Where are you from?", "Do you believe in magic?"), another kind of
             // character's answer tells that character's life: only its own, or something plain (in the
             // earlier blind readings such answers were nonsense in 44% of 77 readings, the plain

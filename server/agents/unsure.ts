@@ -13,7 +13,7 @@
 import { asksAboutYou, lastSentence, lineKind } from './line-kind.js';
 
 /** Plain lines for each kind of heard line, in the order they are tried. */
-const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'wellbeing' | 'tired' | 'hungry' | 'cold' | 'lost' | 'lostThing' | 'nervous' | 'hurt' | 'sad' | 'goodNews' | 'plans' | 'offered' | 'compliment' | 'aboutMe' | 'willTell' | 'offer' | 'tag' | 'ability' | 'personal' | 'opinion' | 'folk' | 'exists' | 'permission' | 'yesno' | 'wh' | 'remark', string[]> = {
+const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'wellbeing' | 'tired' | 'hungry' | 'cold' | 'lost' | 'lostThing' | 'nervous' | 'hurt' | 'sad' | 'goodNews' | 'plans' | 'offered' | 'promise' | 'mishap' | 'compliment' | 'aboutMe' | 'willTell' | 'offer' | 'tag' | 'ability' | 'ever' | 'usually' | 'advice' | 'shouldI' | 'personal' | 'opinion' | 'folk' | 'exists' | 'permission' | 'yesno' | 'wh' | 'remark', string[]> = {
   farewell: ['Safe roads to you.', 'Go well, then.', 'Farewell. Mind how you go.', 'Goodbye, then.'],
   thanks: ["You're welcome.", 'Think nothing of it.', 'Glad to help.'],
   sorry: ['No harm done.', "It's no bother.", "Don't fret about it."],
@@ -37,6 +37,10 @@ const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'wellbeing' |
   plans: ['Well, I hope it goes well for you.', 'Sounds like a fair plan to me.'],
   // "If you ever want company on a walk, just ask."
   offered: ["Thank you, I'll remember that.", 'Kind of you. I might take you up on that.'],
+  // "If I pass this way again, I'll tell you how it went."
+  promise: ["Please do. I'd like that.", "I'll look forward to it."],
+  // "I tried cooking and burned everything."
+  mishap: ['Oh dear. It happens to the best of us.', "Ah well. You'll do better next time."],
   // "You look like a thoughtful sort.", "I like your hat."
   compliment: ["That's kind of you to say.", 'Why, thank you!', "You're too kind."],
   // "What do you think of me?"
@@ -48,6 +52,14 @@ const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'wellbeing' |
   // "Can you read and write?", "Do you know how to swim?"
   ability: ['A little. Enough to get by.', "Some. Not as well as I'd like.", 'A bit, yes.'],
   // Modest, not curt: readers found "That's my own business, friend." rude and "Why do you ask?" evasive.
+  // "Do you ever remember your dreams?", "Have you ever been to a big wedding?"
+  ever: ['Now and then.', 'Once or twice.', 'Not often, no.'],
+  // "Do you usually start your day this early?"
+  usually: ['Most days, yes.', 'Usually, aye.'],
+  // "Any advice for someone who's hopeless in the kitchen?"
+  advice: ['Take it slowly, and ask someone who knows.', 'Patience, mostly. It comes with time.'],
+  // "Should I write to my family more often, do you think?"
+  shouldI: ["I would, if I were you.", "It can't hurt, I'd say."],
   personal: ["I'd sooner not say.", "Ah, that's a long story for another day.", "Me? There's not much to tell."],
   // "What colour do you like best?", "What do you think of me?": a taste or a view, not a life story
   opinion: ["I've never given it much thought, to be honest.", "Hm. I'd have to think on that one."],
@@ -83,14 +95,14 @@ const HURT = new RegExp(
 );
 /** A sorrow or worry of the speaker's own. */
 const SAD = new RegExp(
-  `\\bi(?:'m| am) ${INTENSITY}(?:sad|lonely|worried|homesick|miserable|unhappy|upset|heartbroken|troubled|frightened|scared|afraid(?= of)|nervous|anxious)\\b|\\bi(?:'ve| have)? (?:lost|miss) my\\b|\\b(?:had|having|been) (?:a |such a )?(?:bad|rough|terrible|awful|hard|long|miserable) (?:day|week|time|night|year|journey|road)\\b|\\bmy \\w+ (?:died|passed away|is sick|is ill|left me|ran off)\\b`,
+  `\\bi(?:'m| am) ${INTENSITY}(?:sad|lonely|worried|homesick|miserable|unhappy|upset|heartbroken|troubled|frightened|scared|afraid(?= of)|nervous|anxious)\\b|\\bi(?:'ve| have)? lost my\\b|\\bi (?:\\w+ )?miss (?:my|home|the|them|him|her)\\b|\\b(?:had|having|been) (?:a |such a )?(?:bad|rough|terrible|awful|hard|long|miserable) (?:day|week|time|night|year|journey|road)\\b|\\bmy \\w+ (?:died|passed away|is sick|is ill|left me|ran off)\\b`,
 );
 /** Good news of the speaker's own. */
 const GOOD_NEWS = new RegExp(
   `\\bi(?:'m| am) ${INTENSITY}(?:happy|excited|delighted|thrilled|overjoyed)\\b(?! to (?:meet|see|be here))|\\b(?:good|great|wonderful|happy) news\\b|\\bi(?:'m| am) (?:getting married|going to be a (?:father|mother))\\b|\\bi (?:just )?(?:got married|got the job|had a baby|won(?![a-z']))`,
 );
 /** Praise of the one spoken to. */
-const COMPLIMENT = /\byou (?:look|seem|sound)(?: like)? (?:a |an )?(?:very |so |rather |quite |really )?(?:kind|nice|wise|clever|strong|thoughtful|friendly|honest|good|fine|capable|hard-working|hardworking|decent|sensible|smart|pleasant|cheerful|learned)\b|\bi (?:like|love|admire) your\b|\byou(?:'re| are) (?:very |so |rather |quite |really )?(?:kind|wise|clever|funny|friendly|helpful|brave|generous|good company|a good)\b|\b(?:lovely|nice|fine|beautiful|pretty) (?:\w+ )?you (?:have|keep|wear)\b|\byou have (?:a |such a )?(?:very |really |so |rather )?(?:kind|lovely|nice|fine|good|gentle|warm|pleasant|beautiful|friendly|honest|wise) (?:way|voice|face|smile|manner|heart|eye|laugh)\b/;
+const COMPLIMENT = /\byou (?:look|seem|sound)(?: like)? (?:a |an )?(?:very |so |rather |quite |really )?(?:kind|nice|wise|clever|strong|thoughtful|friendly|honest|good|fine|capable|hard-working|hardworking|decent|sensible|smart|pleasant|cheerful|learned)\b|\bi (?:like|love|admire) your\b|\byou(?:'re| are) (?:very |so |rather |quite |really )?(?:kind|wise|clever|funny|friendly|helpful|brave|generous|good company|a good)\b|\b(?:lovely|nice|fine|beautiful|pretty) (?:\w+ )?you (?:have|keep|wear)\b|\byou(?: have|'ve got| have got) (?:a |such a )?(?:very |really |so |rather )?(?:kind|lovely|nice|fine|good|gentle|warm|pleasant|beautiful|friendly|honest|wise|sharp|clever|steady|sound) (?:way|voice|face|smile|manner|heart|eye|laugh|head|hand|mind)\b|\byou (?:look|seem|sound) like (?:someone|somebody|a person|the sort|the kind|one) (?:who|that|of)\b|\byou(?:'re| are) (?:a |such a )?(?:very |really )?(?:good|hard|honest|kind|fine) (?:worker|listener|sort|soul|person)\b|\byou(?:'re| are) (?:very |so |really )?easy to talk to\b/;
 /** A question after what the one asked thinks of the asker. */
 const ABOUT_ME = /\b(?:think|make) of me\b|\bthink about me\b|\bdo you (?:like|trust) me\b|\bwhat am i like\b/;
 /** The speaker offers to tell, sing or show something. */
@@ -99,15 +111,28 @@ const WILL_TELL = /^(?:(?:do )?(?:you )?(?:want|wanna) to|would you like to|(?:s
 const LOST_THING = /\bi (?:think i |must have |might have )?(?:dropped|lost|mislaid|misplaced|can't find|cannot find)\s+(?:my|a|an|the|one of my)\s+(?!way\b|wife\b|husband\b|mother\b|father\b|son\b|daughter\b|brother\b|sister\b|friend\b|family\b|child\b|parents\b|temper\b|nerve\b|mind\b)/;
 const NERVOUS = /\bi(?:'m| am) (?:(?:a bit|a little|rather|quite|very|so|really|always|usually) )*(?:nervous|shy|uneasy|awkward)\b/;
 /** A plan of the speaker's own. */
-const PLANS = /\bi(?:'m| am) (?:thinking (?:of|about)|planning (?:to|on)|hoping to|going to (?:stay|settle|head|leave|travel|look|try|buy|build|open|learn|visit|find))\b|\bi (?:plan|mean|intend|hope) to\b|\bi might (?:stay|settle|head|stop)\b/;
+const PLANS = /\bi(?:'ve| have) been thinking (?:of|about) (?:\w+ing)\b|\bi(?:'m| am) (?:thinking (?:of|about)|planning (?:to|on)|hoping to|going to (?:stay|settle|head|leave|travel|look|try|buy|build|open|learn|visit|find))\b|\bi (?:plan|mean|intend|hope) to\b|\bi might (?:stay|settle|head|stop)\b/;
 /** An offer in the form of a statement ("If you ever need a hand, just ask."). */
-const OFFERED = /^if you (?:ever )?(?:want|need|fancy|like)\b|\bjust (?:ask|say the word|let me know)\b|\bi(?:'d| would) be (?:happy|glad) to (?:help|lend|show)\b/;
+const OFFERED = /^if you (?:ever )?(?:want|need|fancy|like)\b|^if you(?:'re| are) ever (?:short|in need|stuck)\b|\bjust (?:ask|say the word|let me know)\b|\bi(?:'d| would) be (?:happy|glad) to (?:help|lend|show)\b/;
 /** Asking leave to do something ("Mind if I sit here?"); "Can I help?" is an offer, tested first. */
 const PERMISSION = /^(?:(?:do you |would you )?mind if i|may i|can i|could i|is it (?:all right|alright|ok|okay) if i)\b/;
 /** A yes/no question about people in general. */
 const FOLK = /^(?:do|does|are|is|will|would|did) (?:the )?(?:folk|folks|people|they|most|many|villagers|locals|the people)\b(?! (?:\w+ )?(?:know|have a|sell|serve))/;
 /** A yes/no question whether something is or happened, where "not that I know of" answers it. */
 const EXISTS = /^(?:is|are|was|were) there\b|^(?:have|has|did) (?:you|anyone|anybody) (?:heard|seen|noticed)\b|^(?:do|does) (?:you|anyone) know (?:of|if|whether|any|anyone|anybody|someone|somebody|a place)\b|^(?:has|have) (?:anyone|anybody|someone)\b/;
+
+/** The speaker promises to come back or tell ("If I pass this way again, I'll tell you how it went."). */
+const PROMISE = /\bi(?:'ll| will) (?:tell you|let you know|come back|come by|stop by|drop by|visit)\b/;
+/** A small misfortune of the speaker's own doing ("I burned everything", "I overslept"). */
+const MISHAP = /\bi (?:(?:tried [^.!?]* and )|(?:just |nearly |almost |went and )?)(?:burned|burnt|broke|spilled|spilt|ruined|forgot|tripped|fell|missed|overslept|tore|ripped|slipped|got soaked|got caught in|got wet|got stuck)\b/;
+/** How often one does or did a thing ("Did you ever marry?" is about one's life: personal). */
+const EVER = /^do (?:you|ye) (?:ever|often|sometimes)\b|^have (?:you|ye) ever (?!been married|married|had (?:a )?(?:wife|husband|children|child))/;
+const USUALLY = /^(?:do|are) (?:you|ye) (?:usually|always|normally|generally)\b/;
+/** A request for advice ("Any advice for ...?", "What should I do about ...?"). */
+const ADVICE = /^(?:any|got any|have you (?:got )?any) (?:advice|tips|counsel)\b|^what (?:should|would you have) i do\b|^what do you (?:suggest|recommend|advise)\b|^how (?:should|can|do) i (?:get better|learn|improve)\b/;
+
+/** "Should I write to my family more often?": asking whether to do a thing. */
+const SHOULD_I = /^should i\b(?! (?:go|leave|stay|wait|come)\b)/;
 
 /** A question after what the one asked can do ("Can you read?"); "Can you help me?" is a request. */
 const ABILITY = /^(?:can|could) (?:you|ye) (?:read|write|swim|sing|dance|cook|fight|ride|sew|count|fish|hunt|climb|play|speak|whistle|juggle|knit|carve|shoot|tell the time)\b|^do (?:you|ye) know how to\b/;
@@ -123,6 +148,8 @@ export function unsureKind(heard: string): keyof typeof LINES {
   const last = lastSentence(s);
   if (WILL_TELL.test(last)) return 'willTell';
   if (OFFERED.test(last)) return 'offered';
+  if (ADVICE.test(last)) return 'advice';
+  if (SHOULD_I.test(last)) return 'shouldI';
   if (ABOUT_ME.test(last)) return 'aboutMe';
   if (ABILITY.test(last)) return 'ability';
   // "How are you today?", "How are you keeping?", "How's life?"
@@ -134,6 +161,8 @@ export function unsureKind(heard: string): keyof typeof LINES {
     if (/,\s*(?:isn't|aren't|wasn't|don't|doesn't|didn't|right|eh)\b[^,]*\?$/.test(last)) return 'tag';
     // "Do you need any help?", "Can I get you anything?", "Would you like some bread?": an offer
     if (/\b(?:need|want)\s+(?:any|some|a)\s+(?:help|hand)\b|^(?:can|could|shall|may)\s+i\s+(?:help|get|bring|fetch|carry|do)\b|^would\s+(?:you|ye)\s+(?:like|care for|fancy)\b|^do\s+(?:you|ye)\s+want\s+(?:a|an|some|me to)\b/.test(last)) return 'offer';
+    if (USUALLY.test(last)) return 'usually';
+    if (EVER.test(last) && !OPINION.test(last)) return 'ever';
     // "Are you married?", "Do you believe in magic?": about the speaker's own life ("Have you heard any news?",
     // "Did you find where they went?" are not)
     if (/^(?:are|were)\s+(?:you|ye)\b|^did\s+(?:you|ye)\s+ever\b|^(?:do|would|will)\s+(?:you|ye)\s+(?:like|love|have|believe|enjoy|want|miss|ever|sing|play|pray|hope|fear|mind|dream|think|sleep|eat|drink|hunt|fish|go|live|work)\b|^have\s+(?:you|ye)\s+(?:ever|always|been|got|a|any|no|lived|worked|travelled|traveled|married|seen a)\b/.test(last)) return OPINION.test(last) ? 'opinion' : 'personal';
@@ -143,7 +172,8 @@ export function unsureKind(heard: string): keyof typeof LINES {
     return 'yesno';
   }
   // "Where are you from?", "What makes you laugh?": about the speaker's own life
-  if (kind !== 'remark') return asksAboutYou(heard) ? (OPINION.test(last) ? 'opinion' : 'personal') : 'wh';
+  // "What would you give someone as a wedding gift?": a view asked for, not one's life
+  if (kind !== 'remark') return asksAboutYou(heard) ? (OPINION.test(last) || /^what would (?:you|ye)\b/.test(last) ? 'opinion' : 'personal') : 'wh';
   if (/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:tired|weary|exhausted|worn out)\b|\bwalking all day\b/.test(s)) return 'tired';
   if (/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:hungry|starving|famished)\b/.test(s)) return 'hungry';
   if (/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:cold|freezing|frozen)\b/.test(s)) return 'cold';
@@ -154,6 +184,8 @@ export function unsureKind(heard: string): keyof typeof LINES {
   if (SAD.test(s)) return 'sad';
   if (GOOD_NEWS.test(s)) return 'goodNews';
   if (PLANS.test(s)) return 'plans';
+  if (PROMISE.test(s)) return 'promise';
+  if (MISHAP.test(s)) return 'mishap';
   if (GREETING.test(s)) return 'greeting';
   if (COMPLIMENT.test(s)) return 'compliment';
   return 'remark';

@@ -17,6 +17,7 @@ describe('answers about the place and oneself', () => {
     ['coast-dockhand', 'What do you do here?', /^I am a dockhand on the Saltmere docks/],
     ['coast-dockhand', 'Tell me about yourself.', /^I am a dockhand/],
     ['farm-drover', 'Who are you?', /^I am Garrick the drover/],
+    ['farm-drover', 'What should I call you?', /^I am Garrick the drover/],
     ['hill-young-pilgrim', 'Where are you from?', /^I am a young pilgrim from the Greenhollow farms/],
     ['hill-hermit', 'Good evening. Where do you come from?', /^I am the hermit of the ledge, and I came up here twenty years ago/],
     ['coast-dockhand', 'Where are you from?', /^From round here, near enough\.$/],

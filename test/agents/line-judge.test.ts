@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { World } from '../../server/engine/index.js';
 import { DEFAULT_WORLD, loadWorld } from '../../server/world-io/load-world.js';
-import { dropVocative, echoes, fill, GENERIC_VOCATIVES, LineJudge, PoolLines, pointedAt, properNouns, tellsOwnLife, vocativeTemplate, worldProperNames, type Scene } from '../../server/agents/line-judge.js';
+import { dropVocative, echoes, fill, handingOnly, GENERIC_VOCATIVES, LineJudge, PoolLines, pointedAt, properNouns, tellsOwnLife, vocativeTemplate, worldProperNames, type Scene } from '../../server/agents/line-judge.js';
 import type { Episode } from '../../server/episodes/episode.js';
 
 const world = new World(loadWorld(DEFAULT_WORLD, { seed: 1 }).state);
@@ -56,6 +56,18 @@ describe('vocatives become slots for the partner', () => {
 
   it('a line that only mentions the name is no vocative', () => {
     expect(vocativeTemplate('The baker says hello.', ['baker'])).toBeUndefined();
+  });
+});
+
+describe('a line that is only the words of a hand-over', () => {
+  it.each([
+    ['There.', true],
+    ['Here you go!', true],
+    ['Take it.', true],
+    ['There, the bell is rung for the day.', false],
+    ['Here is where I work.', false],
+  ])('%s -> %s', (line, only) => {
+    expect(handingOnly(line)).toBe(only);
   });
 });
 
