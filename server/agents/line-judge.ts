@@ -342,11 +342,15 @@ const content = (s: string) => words(s).filter((w) => w.length > 2 && !/^(?:the|
 const DEGREE = '(?:so |very |really |feeling |a bit |quite |too |rather |half )*';
 
 /**
- * Is `line` only the words of a hand-over ("There.", "Here you go.", "Take it.")? Said in the corpus
- * while handing something over; alone, as a reply, it says nothing.
+ * Does `line` hand something over in words ("There.", "I'm sure. Here.", "Here. Mind, it's strong
+ * stuff.")? A sentence of it is only the words of a hand-over: said in the corpus while handing
+ * something over; said with nothing handed, it makes no sense.
  */
 export function handingOnly(line: string): boolean {
-  return /^(?:(?:there|here)(?:,? (?:you (?:are|go)|take (?:it|this|them)|it is))?|take (?:it|this|them))\s*[.!]*$/i.test(line.trim());
+  return line
+    .trim()
+    .split(/(?<=[.!?])\s+/)
+    .some((x) => /^(?:(?:there|here)(?:,? (?:you (?:are|go)|take (?:it|this|them)|it is))?|take (?:it|this|them))\s*[.!]*$/i.test(x));
 }
 
 /**

@@ -64,6 +64,8 @@ describe('a line that is only the words of a hand-over', () => {
     ['There.', true],
     ['Here you go!', true],
     ['Take it.', true],
+    ["I'm sure. Here.", true],
+    ["Here. Mind, it's strong stuff.", true],
     ['There, the bell is rung for the day.', false],
     ['Here is where I work.', false],
   ])('%s -> %s', (line, only) => {
