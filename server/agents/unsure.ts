@@ -138,57 +138,81 @@ const SHOULD_I = /^should i\b(?! (?:go|leave|stay|wait|come)\b)/;
 const ABILITY = /^(?:can|could) (?:you|ye) (?:read|write|swim|sing|dance|cook|fight|ride|sew|count|fish|hunt|climb|play|speak|whistle|juggle|knit|carve|shoot|tell the time)\b|^do (?:you|ye) know how to\b/;
 const GREETING = /^(?:hello|hi|hey|greetings|well met|good (?:morning|day|evening|afternoon)|morning|evening|hail)\b/;
 
-/** The kind of plain line `heard` calls for. */
-export function unsureKind(heard: string): keyof typeof LINES {
-  const s = heard.toLowerCase().trim();
-  if (FAREWELL.test(s)) return 'farewell';
-  if (THANKS.test(s)) return 'thanks';
-  if (SORRY.test(s)) return 'sorry';
-  const kind = lineKind(heard);
-  const last = lastSentence(s);
-  if (WILL_TELL.test(last)) return 'willTell';
-  if (OFFERED.test(last)) return 'offered';
-  if (ADVICE.test(last)) return 'advice';
-  if (SHOULD_I.test(last)) return 'shouldI';
-  if (ABOUT_ME.test(last)) return 'aboutMe';
-  if (ABILITY.test(last)) return 'ability';
-  // "How are you today?", "How are you keeping?", "How's life?"
-  if (/^(?:and\s+)?how(?:'s| is| are| have)\s+(?:you|ye|things|life|it going|you been|your day)\b[^?]*\?$/.test(last) && !/\bhow (?:are|did|do) you (?:know|get|make|find|manage|come|feel about)\b/.test(last)) return 'wellbeing';
+type Kind = keyof typeof LINES;
+
+/** The first kind whose pattern matches `text`, in the order listed. */
+const firstKind = (table: [RegExp, Kind][], text: string): Kind | undefined => table.find(([re]) => re.test(text))?.[1];
+
+/** Kinds read on the whole line, before anything else: a goodbye, thanks or an apology anywhere in it. */
+const ANYWHERE: [RegExp, Kind][] = [
+  [FAREWELL, 'farewell'],
+  [THANKS, 'thanks'],
+  [SORRY, 'sorry'],
+];
+
+/** Kinds read on the last sentence, question or not. */
+const ASKING: [RegExp, Kind][] = [
+  [WILL_TELL, 'willTell'],
+  [OFFERED, 'offered'],
+  [ADVICE, 'advice'],
+  [SHOULD_I, 'shouldI'],
+  [ABOUT_ME, 'aboutMe'],
+  [ABILITY, 'ability'],
+  // "How are you today?", "How are you keeping?", "How's life?" (not "How do you know ...?")
+  [/^(?!.*\bhow (?:are|did|do) you (?:know|get|make|find|manage|come|feel about)\b)(?:and\s+)?how(?:'s| is| are| have)\s+(?:you|ye|things|life|it going|you been|your day)\b[^?]*\?$/, 'wellbeing'],
   // "You well this morning?", "Are you keeping well?", "All well with you?", "How goes it?", "How fare you?"
-  if (/^(?:and\s+)?(?:(?:are\s+)?(?:you|ye)\s+(?:keeping |doing |faring )?(?:well|all right|alright|keeping)|(?:keeping|doing|faring) well|all well(?: with you)?|how (?:goes it|fare you|do you fare|have you been|do you do))(?:[ ,]+(?:today|tonight|this (?:morning|evening|afternoon|day)|these days|lately|then|now|friend|my friend|mistress|sir))*\s*\?$/.test(last)) return 'wellbeing';
-  if (kind === 'yesno') {
-    // "Cold tonight, isn't it?": agreeing is the plain answer
-    if (/,\s*(?:isn't|aren't|wasn't|don't|doesn't|didn't|right|eh)\b[^,]*\?$/.test(last)) return 'tag';
-    // "Do you need any help?", "Can I get you anything?", "Would you like some bread?": an offer
-    if (/\b(?:need|want)\s+(?:any|some|a)\s+(?:help|hand)\b|^(?:can|could|shall|may)\s+i\s+(?:help|get|bring|fetch|carry|do)\b|^would\s+(?:you|ye)\s+(?:like|care for|fancy)\b|^do\s+(?:you|ye)\s+want\s+(?:a|an|some|me to)\b/.test(last)) return 'offer';
-    if (USUALLY.test(last)) return 'usually';
-    if (EVER.test(last) && !OPINION.test(last)) return 'ever';
-    // "Are you married?", "Do you believe in magic?": about the speaker's own life ("Have you heard any news?",
-    // "Did you find where they went?" are not)
-    if (/^(?:are|were)\s+(?:you|ye)\b|^did\s+(?:you|ye)\s+ever\b|^(?:do|would|will)\s+(?:you|ye)\s+(?:like|love|have|believe|enjoy|want|miss|ever|sing|play|pray|hope|fear|mind|dream|think|sleep|eat|drink|hunt|fish|go|live|work)\b|^have\s+(?:you|ye)\s+(?:ever|always|been|got|a|any|no|lived|worked|travelled|traveled|married|seen a)\b/.test(last)) return OPINION.test(last) ? 'opinion' : 'personal';
-    if (PERMISSION.test(last)) return 'permission';
-    if (FOLK.test(last)) return 'folk';
-    if (EXISTS.test(last)) return 'exists';
-    return 'yesno';
-  }
-  // "Where are you from?", "What makes you laugh?": about the speaker's own life
+  [/^(?:and\s+)?(?:(?:are\s+)?(?:you|ye)\s+(?:keeping |doing |faring )?(?:well|all right|alright|keeping)|(?:keeping|doing|faring) well|all well(?: with you)?|how (?:goes it|fare you|do you fare|have you been|do you do))(?:[ ,]+(?:today|tonight|this (?:morning|evening|afternoon|day)|these days|lately|then|now|friend|my friend|mistress|sir))*\s*\?$/, 'wellbeing'],
+];
+
+/** "Are you married?", "Do you believe in magic?": about the speaker's own life ("Have you heard any news?", "Did you find where they went?" are not). */
+const ABOUT_OWN_LIFE = /^(?:are|were)\s+(?:you|ye)\b|^did\s+(?:you|ye)\s+ever\b|^(?:do|would|will)\s+(?:you|ye)\s+(?:like|love|have|believe|enjoy|want|miss|ever|sing|play|pray|hope|fear|mind|dream|think|sleep|eat|drink|hunt|fish|go|live|work)\b|^have\s+(?:you|ye)\s+(?:ever|always|been|got|a|any|no|lived|worked|travelled|traveled|married|seen a)\b/;
+
+/** Kinds of a yes/no question (its last sentence), in order; else 'yesno'. */
+const YES_NO: [RegExp, Kind][] = [
+  // "Cold tonight, isn't it?": agreeing is the plain answer
+  [/,\s*(?:isn't|aren't|wasn't|don't|doesn't|didn't|right|eh)\b[^,]*\?$/, 'tag'],
+  // "Do you need any help?", "Can I get you anything?", "Would you like some bread?": an offer
+  [/\b(?:need|want)\s+(?:any|some|a)\s+(?:help|hand)\b|^(?:can|could|shall|may)\s+i\s+(?:help|get|bring|fetch|carry|do)\b|^would\s+(?:you|ye)\s+(?:like|care for|fancy)\b|^do\s+(?:you|ye)\s+want\s+(?:a|an|some|me to)\b/, 'offer'],
+  [USUALLY, 'usually'],
+  // (a taste or a view asked about is an opinion, however it is asked)
+  [new RegExp(`^(?!.*(?:${OPINION.source}))(?:${EVER.source})`), 'ever'],
+  [new RegExp(`^(?=.*(?:${OPINION.source}))(?:${ABOUT_OWN_LIFE.source})`), 'opinion'],
+  [ABOUT_OWN_LIFE, 'personal'],
+  [PERMISSION, 'permission'],
+  [FOLK, 'folk'],
+  [EXISTS, 'exists'],
+];
+
+/** Kinds of a remark (no question at its end), read on the whole line, in order; else 'remark'. */
+const REMARKS: [RegExp, Kind][] = [
+  [/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:tired|weary|exhausted|worn out)\b|\bwalking all day\b/, 'tired'],
+  [/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:hungry|starving|famished)\b/, 'hungry'],
+  [/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:cold|freezing|frozen)\b/, 'cold'],
+  [/\bi(?:'m| am)\s+(?:a bit |rather |quite )?lost\b|\bi(?:'ve| have)? lost my way\b|\bi(?:'ve| have)? (?:already |just )?(?:got|gotten|been|got myself) lost\b/, 'lost'],
+  [LOST_THING, 'lostThing'],
+  [NERVOUS, 'nervous'],
+  [HURT, 'hurt'],
+  [SAD, 'sad'],
+  [GOOD_NEWS, 'goodNews'],
+  [PLANS, 'plans'],
+  [PROMISE, 'promise'],
+  [MISHAP, 'mishap'],
+  [GREETING, 'greeting'],
+  [COMPLIMENT, 'compliment'],
+];
+
+/** The kind of plain line `heard` calls for. */
+export function unsureKind(heard: string): Kind {
+  const s = heard.toLowerCase().trim();
+  const last = lastSentence(s);
+  const early = firstKind(ANYWHERE, s) ?? firstKind(ASKING, last);
+  if (early) return early;
+  const kind = lineKind(heard);
+  if (kind === 'yesno') return firstKind(YES_NO, last) ?? 'yesno';
+  // "Where are you from?", "What makes you laugh?": about the speaker's own life;
   // "What would you give someone as a wedding gift?": a view asked for, not one's life
   if (kind !== 'remark') return asksAboutYou(heard) ? (OPINION.test(last) || /^what would (?:you|ye)\b/.test(last) ? 'opinion' : 'personal') : 'wh';
-  if (/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:tired|weary|exhausted|worn out)\b|\bwalking all day\b/.test(s)) return 'tired';
-  if (/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:hungry|starving|famished)\b/.test(s)) return 'hungry';
-  if (/\bi(?:'m| am)\s+(?:so |very |really |a bit |rather )?(?:cold|freezing|frozen)\b/.test(s)) return 'cold';
-  if (/\bi(?:'m| am)\s+(?:a bit |rather |quite )?lost\b|\bi(?:'ve| have)? lost my way\b|\bi(?:'ve| have)? (?:already |just )?(?:got|gotten|been|got myself) lost\b/.test(s)) return 'lost';
-  if (LOST_THING.test(s)) return 'lostThing';
-  if (NERVOUS.test(s)) return 'nervous';
-  if (HURT.test(s)) return 'hurt';
-  if (SAD.test(s)) return 'sad';
-  if (GOOD_NEWS.test(s)) return 'goodNews';
-  if (PLANS.test(s)) return 'plans';
-  if (PROMISE.test(s)) return 'promise';
-  if (MISHAP.test(s)) return 'mishap';
-  if (GREETING.test(s)) return 'greeting';
-  if (COMPLIMENT.test(s)) return 'compliment';
-  return 'remark';
+  return firstKind(REMARKS, s) ?? 'remark';
 }
 
 /**
