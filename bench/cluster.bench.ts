@@ -11,11 +11,10 @@
  *
  * Figures per setup: latency from sending a command to its acknowledgement (the result frame with its id, sent after
  * the commit) p50/p95/p99; refused (an error frame) and unanswered counts; CPU per acknowledged command in µs:
- * `cpu_us_per_command` for the lightmud processes (the serve process; shard + portal + nats-server),
- * `db_cpu_us_per_command` for PostgreSQL's processes (0 on SQLite: its work is inside the serve process), and their
- * sum. Then the added routing latency: cluster p50 minus single_postgres p50 (the fair comparison: both commit to
- * PostgreSQL) and minus single_sqlite p50; the goal is at most 1 ms. No throughput scaling is claimed: two cores
- * cannot show it.
+ * `serve_`, `shard_`, `portal_`, `nats_` and `postgres_cpu_us_per_command` (PostgreSQL's postmaster and backends;
+ * on SQLite that work is inside the serve process), and `total_cpu_us_per_command`, all of them together. Then
+ * the added routing latency: cluster p50 minus single_postgres p50 (the fair comparison: both commit to PostgreSQL)
+ * and minus single_sqlite p50; the goal is at most 1 ms. No throughput scaling is claimed: two cores cannot show it.
  *
  * Sizes: CLUSTER_CLIENTS (default 100; --quick 30), CLUSTER_RATE (commands per second per client, default 2),
  * CLUSTER_SECONDS (measured, default 15; --quick 5), CLUSTER_WARMUP (default 3; --quick 1). Skipped (a line saying
@@ -38,13 +37,15 @@ interface Workload {
   warmup: number;
 }
 
+/** Each server process's CPU seconds so far, by a name for it (serve; shard, portal, nats; postgres). */
+type CpuMeters = Record<string, () => number>;
+
 interface Measured {
   sent: number;
   acknowledged: number[];
   refused: number;
-  /** CPU seconds over the measured window: the lightmud processes (and nats-server), and PostgreSQL's. */
-  cpuS: number;
-  dbCpuS: number;
+  /** CPU seconds over the measured window, by process name as in the meters. */
+  cpuS: Record<string, number>;
 }
 
 /** CPU seconds of a process and of its children (PostgreSQL's postmaster and its backends), or NaN. */
@@ -68,13 +69,13 @@ function pidFrom(file: string): number {
 }
 
 /** N websocket bots on `wsUrl`, each at `rate` commands a second; warm-up, then the measured window. */
-async function drive(wsUrl: string, load: Workload, cpu: () => number, dbCpu: () => number): Promise<Measured> {
+async function drive(wsUrl: string, load: Workload, meters: CpuMeters): Promise<Measured> {
   const perRoom = 6;
   const bots: Bot[] = Array.from({ length: load.clients }, (_, i) => wsBot(wsUrl, `c-${Math.floor(i / perRoom)}-${i % perRoom}`, i % WS_COMMANDS.length));
   const timers: NodeJS.Timeout[] = [];
   try {
     for (let i = 0; i < bots.length; i += 50) await Promise.all(bots.slice(i, i + 50).map((b) => b.login()));
-    const m: Measured = { sent: 0, acknowledged: [], refused: 0, cpuS: 0, dbCpuS: 0 };
+    const m: Measured = { sent: 0, acknowledged: [], refused: 0, cpuS: {} };
     let measuring = false;
     const interval = 1000 / load.rate;
     for (const bot of bots) {
@@ -89,16 +90,15 @@ async function drive(wsUrl: string, load: Workload, cpu: () => number, dbCpu: ()
       }, Math.random() * interval));
     }
     await new Promise((r) => setTimeout(r, load.warmup * 1000));
-    const cpu0 = cpu();
-    const dbCpu0 = dbCpu();
+    const readMeters = () => Object.fromEntries(Object.entries(meters).map(([name, read]) => [name, read()]));
+    const cpu0 = readMeters();
     measuring = true;
     await new Promise((r) => setTimeout(r, load.seconds * 1000));
     for (const t of timers) clearTimeout(t);
     // The last commands' answers (bounded): a command not answered by then is unanswered.
     const settle = performance.now();
     while (m.acknowledged.length + m.refused < m.sent && performance.now() - settle < 5000) await new Promise((r) => setTimeout(r, 20));
-    m.cpuS = cpu() - cpu0;
-    m.dbCpuS = dbCpu() - dbCpu0;
+    m.cpuS = Object.fromEntries(Object.entries(readMeters()).map(([name, s]) => [name, s - cpu0[name]!]));
     return m;
   } finally {
     for (const t of timers) clearTimeout(t);
@@ -113,14 +113,20 @@ async function stopChild(child: Child): Promise<void> {
   await exited;
 }
 
+/** CPU µs per acknowledged command, every server process together. */
+function perCommandUs(m: Measured): number {
+  return (Object.values(m.cpuS).reduce((a, s) => a + s, 0) * 1e6) / m.acknowledged.length;
+}
+
 function report(ctx: BenchContext, setup: string, load: Workload, m: Measured): void {
   const acked = m.acknowledged.length;
   ctx.report({
     bench: `cluster_${setup}`, clients: load.clients, rate_per_client: load.rate, seconds: load.seconds,
     commands: m.sent, acknowledged: acked, refused: m.refused, unanswered: m.sent - acked - m.refused,
     p50_ms: percentile(m.acknowledged, 50), p95_ms: percentile(m.acknowledged, 95), p99_ms: percentile(m.acknowledged, 99),
-    cpu_us_per_command: (m.cpuS * 1e6) / acked, db_cpu_us_per_command: (m.dbCpuS * 1e6) / acked,
-    total_cpu_us_per_command: ((m.cpuS + m.dbCpuS) * 1e6) / acked,
+    // Each server process's CPU per acknowledged command, and all of them together.
+    ...Object.fromEntries(Object.entries(m.cpuS).map(([name, s]) => [`${name}_cpu_us_per_command`, (s * 1e6) / acked])),
+    total_cpu_us_per_command: perCommandUs(m),
     load_avg: Number(loadavg()[0]!.toFixed(2)),
   });
 }
@@ -149,13 +155,11 @@ export default async function cluster(ctx: BenchContext): Promise<void> {
     void shard?.kill9();
     process.exit(1);
   }, (3 * (load.seconds + load.warmup) + 150) * 1000);
-  const none = () => 0;
   const p50 = (m: Measured) => percentile(m.acknowledged, 50);
-  const perCommandUs = (m: Measured) => ((m.cpuS + m.dbCpuS) * 1e6) / m.acknowledged.length;
   try {
     const sqlite = await serve(join(dir, 'single.db'), worldFile, 'full');
     children.push(sqlite);
-    const single = await drive(`ws://127.0.0.1:${sqlite.httpPort}/ws`, load, () => cpuSeconds(sqlite.proc.pid!), none);
+    const single = await drive(`ws://127.0.0.1:${sqlite.httpPort}/ws`, load, { serve: () => cpuSeconds(sqlite.proc.pid!) });
     await stopChild(sqlite);
     report(ctx, 'single_sqlite', load, single);
     if (skip) {
@@ -165,10 +169,10 @@ export default async function cluster(ctx: BenchContext): Promise<void> {
 
     const server = (pg = await startPostgres(pgBin));
     const postmaster = pidFrom(join(server.dir, 'data', 'postmaster.pid'));
-    const dbCpu = () => treeCpuSeconds(postmaster);
+    const postgres = () => treeCpuSeconds(postmaster);
     const onPg = await serve(server.url, worldFile, 'full', ['--world-id', 'single', '--local-db', join(dir, 'single-local.db')]);
     children.push(onPg);
-    const singlePg = await drive(`ws://127.0.0.1:${onPg.httpPort}/ws`, load, () => cpuSeconds(onPg.proc.pid!), dbCpu);
+    const singlePg = await drive(`ws://127.0.0.1:${onPg.httpPort}/ws`, load, { serve: () => cpuSeconds(onPg.proc.pid!), postgres });
     await stopChild(onPg);
     report(ctx, 'single_postgres', load, singlePg);
 
@@ -177,7 +181,9 @@ export default async function cluster(ctx: BenchContext): Promise<void> {
     const theShard = (shard = await startShard({ bus: bus.url, db: server.url, world: 'clustered', worldFile }));
     const portal = await serveWith(['--remote', '--bus', bus.url, '--world-id', 'clustered', '--db', join(dir, 'portal.db')]);
     children.push(portal);
-    const clustered = await drive(`ws://127.0.0.1:${portal.httpPort}/ws`, load, () => cpuSeconds(theShard.pid) + cpuSeconds(portal.proc.pid!) + cpuSeconds(natsPid), dbCpu);
+    const clustered = await drive(`ws://127.0.0.1:${portal.httpPort}/ws`, load, {
+      shard: () => cpuSeconds(theShard.pid), portal: () => cpuSeconds(portal.proc.pid!), nats: () => cpuSeconds(natsPid), postgres,
+    });
     report(ctx, 'cluster', load, clustered);
     ctx.report({
       bench: 'cluster_added_latency', p50_vs_postgres_ms: p50(clustered) - p50(singlePg), p50_vs_sqlite_ms: p50(clustered) - p50(single),
