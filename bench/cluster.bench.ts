@@ -206,6 +206,9 @@ export default async function cluster(ctx: BenchContext): Promise<void> {
     console.error('cluster bench: deadline reached, stopping');
     for (const c of children) c.proc.kill('SIGKILL');
     void shard?.kill9();
+    // Their signals are sent (and PostgreSQL stopped) before these return their promises.
+    void nats?.kill();
+    void pg?.stop();
     process.exit(1);
   }, (3 * load.rounds * (load.seconds + load.warmup + load.idle + 10) + 120) * 1000);
   try {
