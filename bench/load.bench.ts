@@ -51,14 +51,20 @@ export function benchWorld(characters: number, perRoom = 6): object {
   return { format: 'lightmud-world', version: 1, title: 'Load bench lanes', rooms, characters: chars, objects };
 }
 
-interface Child {
+export interface Child {
   proc: ChildProcess;
   httpPort: number;
   telnetPort: number;
 }
 
-export function serve(db: string, world: string, sync: string): Promise<Child> {
-  const args = [BIN, 'serve', '--db', db, '--world', world, '--http-port', '0', '--telnet-port', '0', '--host', '127.0.0.1', '--max-connections', '0', '--max-per-ip', '0', '--frame-rate-per-ip', '0', '--max-characters-per-ip', '0', '--connect-rate-per-ip', '0', '--sync', sync];
+/** `lightmud serve` on a SQLite file or PostgreSQL (`extra`: `--world-id`, `--local-db`), as serveWith. */
+export function serve(db: string, world: string, sync: string, extra: string[] = []): Promise<Child> {
+  return serveWith(['--db', db, '--world', world, '--sync', sync, ...extra]);
+}
+
+/** `lightmud serve ARGS` on 127.0.0.1, free ports, the per-address limits off; resolves once it listens. */
+export function serveWith(serveArgs: string[]): Promise<Child> {
+  const args = [BIN, 'serve', ...serveArgs, '--http-port', '0', '--telnet-port', '0', '--host', '127.0.0.1', '--max-connections', '0', '--max-per-ip', '0', '--frame-rate-per-ip', '0', '--max-characters-per-ip', '0', '--connect-rate-per-ip', '0'];
   // LOAD_NODE_ARGS: extra node options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.LOAD_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const proc = spawn(process.execPath, [...nodeArgs, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -96,7 +102,7 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
-interface Bot {
+export interface Bot {
   transport: 'websocket' | 'telnet';
   login(): Promise<void>;
   /** Send one command; `done` is called with the latency when it is acknowledged. */
@@ -104,9 +110,9 @@ interface Bot {
   close(): void;
 }
 
-const WS_COMMANDS = ['look', 'get stool', 'drop stool', 'say good day', 'wave', 'inventory', 'examine barrel', 'go east', 'go west', 'get mug from barrel', 'put mug in barrel', 'smile'];
+export const WS_COMMANDS = ['look', 'get stool', 'drop stool', 'say good day', 'wave', 'inventory', 'examine barrel', 'go east', 'go west', 'get mug from barrel', 'put mug in barrel', 'smile'];
 
-function wsBot(url: string, character: string, start = 0): Bot {
+export function wsBot(url: string, character: string, start = 0): Bot {
   const ws = new WebSocket(url, { perMessageDeflate: false });
   const pending = new Map<string, { t0: number; done: (ms: number) => void; refused: () => void }>();
   let n = start;
