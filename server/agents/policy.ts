@@ -19,7 +19,7 @@ import { actionParts, ASK, headWord, Hybrid, undoes, type ContextEvidence } from
 import { irWords } from '../../models/runtime/lexical.js';
 import { LexicalIndex } from '../../models/runtime/lexical.js';
 import { handingOnly, LineJudge, tellsOwnLife, type Scene } from './line-judge.js';
-import { isPlainLine, unsureKind, unsureLine } from './unsure.js';
+import { isPlainLine, unsureKind, unsureLine, type UnsureKind } from './unsure.js';
 import { asksAboutYou, yesNoToWh } from './line-kind.js';
 import { hasWord, stemsOf, type ReplyExamples } from './reply-examples.js';
 import { formatContext, type ContextTask, type HistoryEntry } from './context.js';
@@ -141,11 +141,11 @@ export interface Unsure {
  * Read blind on two fresh probes written after these rules (fifth and sixth), replies went from 20% to
  * 29% sensible and from 24% to 20% nonsense (n = 240 each).
  */
-const FORMULAS = new Set<ReturnType<typeof unsureKind>>(['farewell', 'greeting', 'wellbeing', 'tired', 'lostThing', 'nervous', 'hurt', 'sad', 'goodNews', 'plans', 'offered', 'promise', 'mishap', 'compliment', 'aboutMe', 'willTell']);
+const FORMULAS = new Set<UnsureKind>(['farewell', 'greeting', 'wellbeing', 'tired', 'lostThing', 'nervous', 'hurt', 'sad', 'goodNews', 'plans', 'offered', 'promise', 'mishap', 'compliment', 'aboutMe', 'willTell']);
 
 /** A plain line of the kind the partner's line calls for (unsure.ts), unless every such line was said already. */
-function plainReply(scene: Scene): Said | undefined {
-  const text = scene.partnerLine ? unsureLine(scene.partnerLine, scene.said, scene.selfName) : undefined;
+function plainReply(scene: Scene, kind?: UnsureKind): Said | undefined {
+  const text = scene.partnerLine ? unsureLine(scene.partnerLine, scene.said, scene.selfName, kind) : undefined;
   return text ? { text, unsure: true } : undefined;
 }
 
@@ -554,8 +554,9 @@ export class Policy {
       contexts.map(async (ctx, i) => {
         const scene = scenes[i];
         // a greeting, a goodbye or "how are you": a plain line (the corpus's are about their own scenes)
-        if (scene?.partnerLine && this.unsure && FORMULAS.has(unsureKind(scene.partnerLine))) {
-          const plain = plainReply(scene);
+        const heardKind = scene?.partnerLine && this.unsure ? unsureKind(scene.partnerLine) : undefined;
+        if (scene && heardKind && FORMULAS.has(heardKind)) {
+          const plain = plainReply(scene, heardKind);
           if (plain) return plain;
         }
         const qi = q.subarray(i * d, (i + 1) * d);
@@ -623,7 +624,7 @@ export class Policy {
             if (scene.partnerLine && yesNoToWh(scene.partnerLine, v.text)) continue;
             // "There." with nothing handed over (four characters answered praise so): something plain
             if (handingOnly(v.text)) {
-              const plain = afterPlain ? undefined : plainReply(scene);
+              const plain = afterPlain ? undefined : plainReply(scene, heardKind);
               if (plain) return plain;
               continue;
             }
@@ -640,13 +641,13 @@ export class Policy {
             // answers about themselves)
             const u = this.unsure;
             if (e && u && !afterPlain && ((u.offTopic !== undefined && e.s < u.offTopic) || (e.s < u.prompt && (e.r < u.role || passedStranger !== undefined)))) {
-              const plain = plainReply(scene);
+              const plain = plainReply(scene, heardKind);
               if (plain) return plain;
             }
             return { text: v.text };
           }
         }
-        if (passedStranger !== undefined) return (afterPlain ? undefined : plainReply(scene)) ?? { text: passedStranger };
+        if (passedStranger !== undefined) return (afterPlain ? undefined : plainReply(scene, heardKind)) ?? { text: passedStranger };
         return { text: '' };
       }),
     );

@@ -65,9 +65,9 @@ const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'wellbeing' |
   opinion: ["I've never given it much thought, to be honest.", "Hm. I'd have to think on that one."],
   // "Do folk here usually welcome newcomers?", "Are people friendly here?"
   folk: ['It depends who you ask, I would say.', 'Some, and some not.'],
-  // "Is there an inn nearby?", "Have you heard any news?"
+  // "Is there an inn nearby?", "Have you heard any news?" ("Not that I know of." is kept to these: it had
+  // answered "Can you read and write?")
   exists: ['Not that I know of.', "Hm. I couldn't say."],
-  // "Not that I know of." answered "Can you read and write?": kept to the questions of 'exists'
   // "Mind if I sit with you a while?", "May I ask you something?"
   permission: ['Not at all. Go ahead.', 'Please do.', 'Go right ahead.'],
   yesno: ["Hm. I couldn't say.", 'Hard to say, really.', "I'm not sure, to be honest."],
@@ -138,7 +138,8 @@ const SHOULD_I = /^should i\b(?! (?:go|leave|stay|wait|come)\b)/;
 const ABILITY = /^(?:can|could) (?:you|ye) (?:read|write|swim|sing|dance|cook|fight|ride|sew|count|fish|hunt|climb|play|speak|whistle|juggle|knit|carve|shoot|tell the time)\b|^do (?:you|ye) know how to\b/;
 const GREETING = /^(?:hello|hi|hey|greetings|well met|good (?:morning|day|evening|afternoon)|morning|evening|hail)\b/;
 
-type Kind = keyof typeof LINES;
+export type UnsureKind = keyof typeof LINES;
+type Kind = UnsureKind;
 
 /** The first kind whose pattern matches `text`, in the order listed. */
 const firstKind = (table: [RegExp, Kind][], text: string): Kind | undefined => table.find(([re]) => re.test(text))?.[1];
@@ -220,8 +221,8 @@ export function unsureKind(heard: string): Kind {
  * choice among equals spread by `seed` (the speaker's name) so that a room of characters does not
  * answer in chorus. Undefined when every such line was said already.
  */
-export function unsureLine(heard: string, said: Set<string>, seed: string): string | undefined {
-  const lines = LINES[unsureKind(heard)];
+export function unsureLine(heard: string, said: Set<string>, seed: string, kind: Kind = unsureKind(heard)): string | undefined {
+  const lines = LINES[kind];
   let h = 0;
   for (let i = 0; i < seed.length; i++) h = (h * 31 + seed.charCodeAt(i)) >>> 0;
   for (let k = 0; k < lines.length; k++) {
