@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMOTES } from './emotes.js';
+import { ASSOCIATION_FEATURES, Associations, type AssociationProfile } from './associations.js';
 import { allWords, cosine, DocFrequencies, EMPTY_VECTOR, irWords, lastOf, readContext, type ContextParts, type TfIdfVector } from './lexical.js';
 import type { Ranker, RankOptions, ScoredCandidate } from './ranker.js';
 
@@ -63,6 +64,9 @@ export interface ContextEvidence {
   selfActs: string[];
   partnerHead: string;
   selfHead: string;
+  /** Word-association profiles of the sources (speech contexts, when the model has associations). */
+  assoc: AssociationProfile[];
+  associations?: Associations;
 }
 
 const GREETING = /^(?:hello|hi|hey|greetings|good (?:morning|day|evening|afternoon)|well met|welcome|ho there|hail|howdy)\b/i;
@@ -83,8 +87,9 @@ function isQuestion(text: string): boolean {
   return /\?\s*["')]*\s*$/.test(text);
 }
 
-export function contextEvidence(context: string, freq: DocFrequencies): ContextEvidence {
+export function contextEvidence(context: string, freq: DocFrequencies, associations?: Associations): ContextEvidence {
   const parts = readContext(context);
+  const speech = parts.task === '' || parts.task === 'speech';
   const says = parts.history.filter((h) => h.kind === 'say');
   const lastPartner = lastOf(parts.history, 'partner', 'say');
   const lastSelf = lastOf(parts.history, 'self', 'say');
@@ -112,6 +117,8 @@ export function contextEvidence(context: string, freq: DocFrequencies): ContextE
     selfActs,
     partnerHead: headWord(parts.partner.split(',')[0] ?? ''),
     selfHead: headWord(parts.self),
+    assoc: associations && speech ? associations.profiles(parts) : [],
+    ...(associations && speech ? { associations } : {}),
   };
 }
 
@@ -128,7 +135,13 @@ export const SPEECH_FEATURES = [
   'log_words', 'log_words_after_wh', 'question_after_question', 'answer_after_question', 'first_person_after_you',
   'greeting_early', 'greeting_late', 'farewell_after_farewell', 'thanks_after_gift', 'thanks_without_gift',
   'names_partner', 'names_self', 'question_opening',
+  // models/runtime/associations.ts (ASSOCIATION_FEATURES, in its order)
+  'assoc_last_max', 'assoc_last_mean', 'assoc_self_max', 'assoc_self_mean', 'assoc_persona_max', 'assoc_persona_mean',
+  'assoc_partner_act_max', 'assoc_partner_act_mean',
 ] as const;
+
+const ASSOC_AT = SPEECH_FEATURES.indexOf('assoc_last_max');
+if (ASSOCIATION_FEATURES.some((f, i) => SPEECH_FEATURES[ASSOC_AT + i] !== f)) throw new Error('hybrid: the association features are out of order');
 
 /** A candidate line's words (content words, and all), by line: live play scores the same pool lines turn after turn. */
 const lineWords = new Map<string, LineTraits>();
@@ -201,6 +214,8 @@ function writeSpeechFeatures<T extends { [i: number]: number }>(out: T, ev: Cont
   out[19] = ev.partnerHead && all.includes(ev.partnerHead) ? 1 : 0;
   out[20] = ev.selfHead && all.includes(ev.selfHead) ? 1 : 0;
   out[21] = ev.said === 0 && candQ ? 1 : 0;
+  if (ev.associations && ev.assoc.length) Associations.write(out, ASSOC_AT, ev.assoc, ev.associations.replyIds(candidate));
+  else for (let i = 0; i < ASSOCIATION_FEATURES.length; i++) out[ASSOC_AT + i] = 0;
   return out;
 }
 
@@ -336,13 +351,34 @@ export function linearScore(row: ArrayLike<number>, w: HybridWeights): number {
 
 export class Hybrid {
   readonly freq: DocFrequencies;
-  constructor(readonly model: HybridModel) {
+  /** Per task, the weights aligned to this runtime's feature rows (features a file does not name weigh 0). */
+  private readonly aligned = new Map<HybridTask | 'live', HybridWeights>();
+
+  /**
+   * Weights name their features: a file fitted before a feature was added still works (the new
+   * feature weighs 0). A file naming a feature this runtime does not know is refused, as is one
+   * that weighs the association features without the associations to compute them.
+   */
+  constructor(
+    readonly model: HybridModel,
+    readonly associations?: Associations,
+  ) {
     this.freq = DocFrequencies.fromJSON(model.idf);
-    for (const [task, w] of Object.entries(model.tasks) as [HybridTask, HybridWeights][]) {
-      const want = featureNames(task);
-      if (w.features.join(',') !== want.join(',')) throw new Error(`${HYBRID_FILE}: the ${task} features (${w.features.length}) are not this runtime's (${want.length}); refit with lightmud fit-hybrid`);
+    const entries = [...(Object.entries(model.tasks) as [HybridTask, HybridWeights][]), ...(model.live ? [['live', model.live] as const] : [])];
+    for (const [task, w] of entries) {
+      const want = featureNames(task === 'live' ? 'speech' : task);
+      const weights = new Array<number>(want.length).fill(0);
+      if (w.features.length !== w.weights.length) throw new Error(`${HYBRID_FILE}: the ${task} weights (${w.weights.length}) do not match their features (${w.features.length}); refit with lightmud fit-hybrid`);
+      w.features.forEach((f, i) => {
+        const at = want.indexOf(f);
+        if (at < 0) throw new Error(`${HYBRID_FILE}: the ${task} feature "${f}" is not one of this runtime's; refit with lightmud fit-hybrid`);
+        weights[at] = w.weights[i]!;
+      });
+      if (!associations && ASSOCIATION_FEATURES.some((f) => weights[want.indexOf(f)])) {
+        throw new Error(`${HYBRID_FILE}: the ${task} weights use word associations, but the model directory has no associations.bin; refit with lightmud fit-hybrid`);
+      }
+      this.aligned.set(task, { features: [...want], weights });
     }
-    if (model.live && model.live.features.join(',') !== SPEECH_FEATURES.join(',')) throw new Error(`${HYBRID_FILE}: the live speech features are not this runtime's; refit with lightmud fit-hybrid`);
   }
 
   static read(dir: string): Hybrid | undefined {
@@ -354,20 +390,20 @@ export class Hybrid {
     }
     const model = JSON.parse(text) as HybridModel;
     if (model.format !== 'lightmud-hybrid') throw new Error(`${join(dir, HYBRID_FILE)}: not a lightmud-hybrid file`);
-    return new Hybrid(model);
+    return new Hybrid(model, Associations.read(dir));
   }
 
   has(task: HybridTask): boolean {
-    return !!this.model.tasks[task];
+    return this.aligned.has(task);
   }
 
   evidence(context: string): ContextEvidence {
-    return contextEvidence(context, this.freq);
+    return contextEvidence(context, this.freq, this.associations);
   }
 
   /** Scores of pool lines retrieved in live play (the live speech weights, else the speech weights). */
   scoreLive(ev: ContextEvidence, candidates: readonly string[], bi: ArrayLike<number>): number[] {
-    const w = this.model.live ?? this.model.tasks.speech;
+    const w = this.aligned.get('live') ?? this.aligned.get('speech');
     if (!w) return Array.from(bi);
     // = featureRows('speech', ...).map((r) => linearScore(r, w)), the same sums, in one reused row
     const row = new Float64Array(SPEECH_FEATURES.length);
@@ -376,7 +412,7 @@ export class Hybrid {
 
   /** Scores of candidates given their bi-encoder scores (higher is better). */
   score(task: HybridTask, ev: ContextEvidence, candidates: readonly string[], bi: ArrayLike<number>): number[] {
-    const w = this.model.tasks[task];
+    const w = this.aligned.get(task);
     if (!w) return Array.from(bi);
     return featureRows(task, ev, candidates, bi, this.freq).map((r) => linearScore(r, w));
   }

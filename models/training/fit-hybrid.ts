@@ -9,6 +9,8 @@
  *   The L2 strength is chosen by 5-fold cross-fitting on valid, and the cross-fitted Recall@1 is
  *   reported next to the bi-encoder's and IR's on the same examples. A task whose cross-fitted
  *   hybrid does not reach the bi-encoder alone gets no weights: the bi-encoder ranks it alone.
+ * - Word associations (models/runtime/associations.ts): counted on the training split's dialogue
+ *   and written as `associations.bin` beside `hybrid.json`; the speech features read them.
  * - Input: the ParlAI files of `lightmud corpus export` (the very files `lightmud eval` scores).
  */
 import { writeFileSync } from 'node:fs';
@@ -19,6 +21,8 @@ import { cosine, DocFrequencies } from '../runtime/lexical.js';
 import { Rng } from '../../server/engine/rng.js';
 import { featureNames, featureRows, HYBRID_FILE, linearScore, taskOf, type HybridModel, type HybridTask, type HybridWeights, contextEvidence } from '../runtime/hybrid.js';
 import type { Ranker } from '../runtime/ranker.js';
+import type { Associations } from '../runtime/associations.js';
+import { fitAssociations } from './fit-associations.js';
 
 export interface FitGroup {
   rows: number[][];
@@ -100,7 +104,7 @@ export function crossFitted(groups: FitGroup[], dims: number, l2: number, folds 
   return hits / groups.length;
 }
 
-async function groupsFor(examples: EvalExample[], task: EvalTask, htask: HybridTask, ranker: Ranker, freq: DocFrequencies): Promise<{ groups: FitGroup[]; ir: number }> {
+async function groupsFor(examples: EvalExample[], task: EvalTask, htask: HybridTask, ranker: Ranker, freq: DocFrequencies, associations: Associations): Promise<{ groups: FitGroup[]; ir: number }> {
   const groups: FitGroup[] = [];
   let irHits = 0;
   for (const ex of examples) {
@@ -109,7 +113,7 @@ async function groupsFor(examples: EvalExample[], task: EvalTask, htask: HybridT
     const bi = new Float64Array(candidates.length);
     for (const r of ranked) bi[r.index] = r.biScore ?? r.score;
     if (taskOf(ex.context) !== htask) throw new Error(`an example of the ${task} file has a context of another task`);
-    const ev = contextEvidence(ex.context, freq);
+    const ev = contextEvidence(ex.context, freq, associations);
     groups.push({ rows: featureRows(htask, ev, candidates, bi, freq), gold: gold[0]! });
     const ir = candidates.map((c) => cosine(ev.all, freq.vector(c)));
     if (ir.every((x, i) => i === gold[0] || x < ir[gold[0]!]!)) irHits++;
@@ -122,11 +126,14 @@ export async function fitHybrid(opts: FitOptions): Promise<HybridModel> {
   const train = accumulate(readParlaiFile(join(opts.parlai, 'train.dialogue.txt')), 'dialogue');
   freq.add(train.flatMap((ex) => [ex.context, ...ex.labels]));
   opts.log(`hybrid: document frequencies from ${train.length} training contexts and their labels (${freq.df.size} words)`);
+  const associations = fitAssociations(train.map((ex) => ({ context: ex.context, reply: ex.labels[0]! })));
+  associations.write(opts.modelDir);
+  opts.log(`hybrid: word associations from ${train.length} training exchanges: ${associations.pairs} pairs, ${associations.sourceWords.length} source and ${associations.replyWords.length} reply words`);
   const model: HybridModel = { format: 'lightmud-hybrid', version: 1, idf: freq.toJSON(), tasks: {}, fitted: { on: 'valid split', l2: {}, valid_cross_fitted_recall_at_1: {}, valid_bi_encoder_recall_at_1: {}, valid_ir_recall_at_1: {}, n: {} } };
   const fitted = model.fitted as Record<string, Record<string, number>>;
   for (const [task, htask] of TASKS) {
     const examples = accumulate(readParlaiFile(join(opts.parlai, `valid.${task}.txt`)), task);
-    const { groups, ir } = await groupsFor(examples, task, htask, opts.ranker, freq);
+    const { groups, ir } = await groupsFor(examples, task, htask, opts.ranker, freq, associations);
     const names = featureNames(htask);
     let best = { l2: 0.01, r: -1 };
     for (const l2 of [0.001, 0.01, 0.1]) {
@@ -146,7 +153,7 @@ export async function fitHybrid(opts: FitOptions): Promise<HybridModel> {
     fitted['n']![htask] = groups.length;
     opts.log(`hybrid ${htask}: n ${groups.length}, valid Recall@1 cross-fitted ${best.r.toFixed(3)} (L2 ${best.l2}); bi-encoder alone ${bi.toFixed(3)}, IR ${ir.toFixed(3)}${kept ? '' : '; not better held out: the bi-encoder alone ranks this task'}`);
   }
-  if (model.tasks.speech) await fitLive(model, opts.ranker, freq, opts);
+  if (model.tasks.speech) await fitLive(model, opts.ranker, freq, associations, opts);
   writeFileSync(join(opts.modelDir, HYBRID_FILE), JSON.stringify(model) + '\n');
   return model;
 }
@@ -165,7 +172,7 @@ const settingOf = (context: string) => /^_setting_name (.*)$/m.exec(context)?.[1
  * out), all chosen without looking at the context, so no feature is biased by how they were
  * chosen. Kept only when, cross-fitted, they beat the speech weights on these groups.
  */
-async function fitLive(model: HybridModel, ranker: Ranker, freq: DocFrequencies, opts: FitOptions): Promise<void> {
+async function fitLive(model: HybridModel, ranker: Ranker, freq: DocFrequencies, associations: Associations, opts: FitOptions): Promise<void> {
   const bySetting = new Map<string, string[]>();
   for (const ex of accumulate(readParlaiFile(join(opts.parlai, 'train.dialogue.txt')), 'dialogue')) {
     const k = settingOf(ex.context);
@@ -195,7 +202,7 @@ async function fitLive(model: HybridModel, ranker: Ranker, freq: DocFrequencies,
     const ranked = await ranker.rank(ex.context, candidates);
     const bi = new Float64Array(candidates.length);
     for (const r of ranked) bi[r.index] = r.biScore ?? r.score;
-    const ev = contextEvidence(ex.context, freq);
+    const ev = contextEvidence(ex.context, freq, associations);
     groups.push({ rows: featureRows('speech', ev, candidates, bi, freq), gold: at });
     const ir = candidates.map((c) => cosine(ev.all, freq.vector(c)));
     if (ir.every((x, j) => j === at || x < ir[at]!)) irHits++;

@@ -92,8 +92,9 @@ describe('the hybrid ranker', () => {
     expect(ranked[0]!.text).toBe('Plenty of flour for your bread.');
   });
 
-  it('refuses weights fitted for other features', () => {
-    expect(() => new Hybrid({ ...model, tasks: { speech: { features: ['bi'], weights: [1] } } })).toThrow(/refit/);
+  it('refuses weights naming features this runtime does not compute', () => {
+    expect(() => new Hybrid({ ...model, tasks: { speech: { features: ['bi', 'moon_phase'], weights: [1, 1] } } })).toThrow(/refit/);
+    expect(() => new Hybrid({ ...model, tasks: { speech: { features: ['bi', 'ir_last'], weights: [1] } } })).toThrow(/refit/);
   });
 
   it('the bundled model\'s hybrid.json fits this runtime', () => {
