@@ -95,7 +95,7 @@ const HURT = new RegExp(
 );
 /** A sorrow or worry of the speaker's own. */
 const SAD = new RegExp(
-  `\\bi(?:'m| am) ${INTENSITY}(?:sad|lonely|worried|homesick|miserable|unhappy|upset|heartbroken|troubled|frightened|scared|afraid(?= of)|nervous|anxious)\\b|\\bi(?:'ve| have)? lost my\\b|\\bi (?:\\w+ )?miss (?:my|home|the|them|him|her)\\b|\\b(?:had|having|been) (?:a |such a )?(?:bad|rough|terrible|awful|hard|long|miserable) (?:day|week|time|night|year|journey|road)\\b|\\bmy \\w+ (?:died|passed away|is sick|is ill|left me|ran off)\\b`,
+  `\\bi(?:'m| am) ${INTENSITY}(?:sad|lonely|worried|homesick|miserable|unhappy|upset|heartbroken|troubled|frightened|scared|afraid(?= of)|nervous|anxious)\\b|\\bi(?:'ve| have)? lost my\\b|\\bi (?:\\w+ )?miss (?:my|home|the|them|him|her)\\b|\\b(?:had|having|been) (?:a |such a )?(?:bad|rough|terrible|awful|hard|long|miserable) (?:day|week|time|night|year|journey|road)\\b|\\bmy \\w+ (?:died|drowned|was killed|passed away|passed on|is dead|is sick|is ill|left me|ran off)\\b`,
 );
 /** Good news of the speaker's own. */
 const GOOD_NEWS = new RegExp(

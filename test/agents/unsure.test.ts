@@ -65,6 +65,8 @@ describe('the kind of plain line a heard line calls for', () => {
     ["I've already gotten lost twice since I got here.", 'lost'],
     ['I lost my way in the woods.', 'lost'],
     ['I lost my wife last winter.', 'sad'],
+    ['My brother drowned out there last winter.', 'sad'],
+    ['My father was killed on the road.', 'sad'],
     ["I'm a bit nervous around strangers, to be honest.", 'nervous'],
     ["It's been a long day.", 'sad'],
     ["I'm afraid I don't know.", 'remark'],
