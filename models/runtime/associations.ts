@@ -18,7 +18,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { allWords, irWords, lastOf, type ContextParts } from './lexical.js';
+import { allWords, irWords, isQuestion, lastOf, type ContextParts } from './lexical.js';
 
 export const ASSOCIATIONS_FILE = 'associations.bin';
 
@@ -33,8 +33,6 @@ export type AssociationSource = (typeof ASSOCIATION_SOURCES)[number];
 const PMI_SCALE = 20;
 const MAGIC = 'LMAS';
 const FORMAT_VERSION = 1;
-
-const isQuestion = (text: string) => /\?\s*["')]*\s*$/.test(text);
 
 /** The source tokens of one source in a context (prefixed by source, so the sources never share a word). */
 export function sourceTokens(source: AssociationSource, parts: ContextParts): string[] {

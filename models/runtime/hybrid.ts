@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMOTES } from './emotes.js';
 import { ASSOCIATION_FEATURES, Associations, type AssociationProfile } from './associations.js';
-import { allWords, cosine, DocFrequencies, EMPTY_VECTOR, irWords, lastOf, readContext, type ContextParts, type TfIdfVector } from './lexical.js';
+import { allWords, cosine, DocFrequencies, EMPTY_VECTOR, irWords, isQuestion, lastOf, readContext, type ContextParts, type TfIdfVector } from './lexical.js';
 import type { Ranker, RankOptions, ScoredCandidate } from './ranker.js';
 
 export type HybridTask = 'speech' | 'action' | 'emote';
@@ -81,10 +81,6 @@ const ANSWER_START = /^(?:yes|no|aye|nay|yeah|well|i|it|that|sure|of course|inde
 export function headWord(name: string): string {
   const w = allWords(name);
   return w[w.length - 1] ?? '';
-}
-
-function isQuestion(text: string): boolean {
-  return /\?\s*["')]*\s*$/.test(text);
 }
 
 export function contextEvidence(context: string, freq: DocFrequencies, associations?: Associations): ContextEvidence {

@@ -160,6 +160,11 @@ export function readContext(context: string): ContextParts {
   return parts;
 }
 
+/** Does a line ask (end in "?", closing quotes or brackets allowed)? */
+export function isQuestion(text: string): boolean {
+  return /\?\s*["')]*\s*$/.test(text);
+}
+
 /** The last history line matching `who` and `kind`, if any. */
 export function lastOf(history: HistoryLine[], who: 'self' | 'partner', kind: 'say' | 'act' | 'emote'): HistoryLine | undefined {
   for (let i = history.length - 1; i >= 0; i--) if (history[i]!.who === who && history[i]!.kind === kind) return history[i];
