@@ -16,7 +16,7 @@
  * 64 episodes; --quick: 8 s and 16. AGENTS_SECONDS overrides; AGENTS_BASELINE=0 skips the idle run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -83,6 +83,9 @@ function serve(db: string, world: string, model: string, idle: string): Promise<
   const proc = spawn(process.execPath, [...nodeArgs, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let stderr = '';
   proc.stderr!.on('data', (d) => (stderr += String(d)));
+  // With LIGHTMUD_AGENT_TRACE=FILE the server's log goes to FILE.server.log as well (for finding a missed reply).
+  const log = process.env.LIGHTMUD_AGENT_TRACE ? createWriteStream(`${process.env.LIGHTMUD_AGENT_TRACE}.server.log`, { flags: 'a' }) : null;
+  if (log) proc.stdout!.on('data', (d) => log.write(d));
   return new Promise((resolve, reject) => {
     createInterface({ input: proc.stdout! }).on('line', (line) => {
       if (!line.includes('"event":"listening"')) return;
@@ -189,7 +192,12 @@ async function player(url: string, character: string, until: number, replies: nu
     if (ack) acks.push(performance.now() - t0);
     const reply = await next((f) => f.type === 'observation' && f.kind === 'event' && f.event?.type === 'say' && f.event.actor === who.id, replyWaitMs);
     if (reply) (k === 1 ? first.replies : replies).push(performance.now() - t0);
-    else if (replyWaitMs >= 1000) misses.n++;
+    else if (replyWaitMs >= 1000) {
+      misses.n++;
+      // With LIGHTMUD_AGENT_TRACE=FILE each missed line is written to FILE.misses (who, what, when).
+      const trace = process.env.LIGHTMUD_AGENT_TRACE;
+      if (trace) appendFileSync(`${trace}.misses`, JSON.stringify({ player: character, to: who.id, line, sentAt: Date.now() - Math.round(performance.now() - t0), acked: !!ack, seen: frames.map((f) => f.event?.type ?? f.kind ?? f.type) }) + '\n');
+    }
     await new Promise((r) => setTimeout(r, 300 + Math.random() * 700));
   }
   ws.terminate();
