@@ -16,6 +16,7 @@ import type { Episode, EpisodeTurn } from '../episodes/episode.js';
 import { replayEpisode, type ReplayProblem } from '../episodes/replay.js';
 import { stageEpisode } from '../episodes/stage.js';
 import type { HistoryEntry } from './context.js';
+import { flowOf } from './conversation-flow.js';
 import type { Policy, TurnChoice } from './policy.js';
 import { agentView } from './view.js';
 
@@ -195,8 +196,9 @@ export async function runEpisodes(world: World, policy: Policy, opts: EpisodeOpt
     const lives: Live[] = [];
     for (let i = start; i < Math.min(end, start + group); i++) lives.push(startEpisode(world, i, opts.seed, rooms, home, prefix));
     for (let t = 0; t < opts.turns; t++) {
-      // An episode ends early when one of its characters has died (hit to 0 health).
-      const playing = lives.filter((live) => live.ep.characters.every((id) => live.world.character(id)));
+      // An episode ends early when one of its characters has died (hit to 0 health), or when every one
+      // of them has said goodbye and heard nothing since but goodbyes (conversation-flow.ts).
+      const playing = lives.filter((live) => live.ep.characters.every((id) => live.world.character(id)) && !live.ep.characters.every((id) => flowOf(historyFor(live, id)).closed));
       if (!playing.length) break;
       const inputs = playing.map((live) => {
         const speaker = live.ep.characters[t % 2]!;

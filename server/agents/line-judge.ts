@@ -18,6 +18,7 @@
  */
 import type { Episode } from '../episodes/episode.js';
 import type { World } from '../engine/world.js';
+import { greets, repeatsItself, type Flow } from './conversation-flow.js';
 
 export interface LineMeta {
   /** Head words of the characters the line was said to ("boy", "tinker"). */
@@ -51,9 +52,11 @@ export interface Scene {
    * conversation so far. Without it, only `objects` counts.
    */
   known?: Set<string>;
+  /** Where the conversation stands (conversation-flow.ts): a greeting fits only before the speaker has spoken. */
+  flow?: Flow;
 }
 
-export type Verdict = { ok: true; text: string } | { ok: false; reason: 'repeat' | 'echo' | 'self_naming' | 'wrong_role' | 'absent_name' | 'contradiction' };
+export type Verdict = { ok: true; text: string } | { ok: false; reason: 'repeat' | 'late_greeting' | 'echo' | 'self_naming' | 'wrong_role' | 'absent_name' | 'contradiction' };
 
 const words = (s: string): string[] => s.toLowerCase().match(/[a-z0-9']+/g) ?? [];
 /** Last word of a name, lowercased ("old fisherman" -> "fisherman"). */
@@ -409,6 +412,10 @@ export class LineJudge {
     // said before, also when it was said to me with my name in the slot
     const toMe = meta.template ? fill(meta.template, scene.selfName).toLowerCase().trim() : '';
     if (scene.said.has(key) || scene.said.has(text.toLowerCase().trim()) || (toMe && scene.said.has(toMe))) return { ok: false, reason: 'repeat' };
+    // "Goodbye, bird! Goodbye, bird!": a parrot's line
+    if (repeatsItself(line)) return { ok: false, reason: 'repeat' };
+    // "Hello there." once the talk is under way (a greeting heard is answered by a plain one: policy.ts)
+    if (scene.flow?.spoke && greets(line)) return { ok: false, reason: 'late_greeting' };
     // written to someone of my kind (and not also to my partner's kind)
     if (selfHead && meta.addressees.has(selfHead) && selfHead !== partnerHead) return { ok: false, reason: 'wrong_role' };
     const lw = words(line);

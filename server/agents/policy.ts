@@ -18,9 +18,10 @@ import { argsortDesc, EMOTES, type CandidatePool, type ModelRanker } from '../..
 import { actionParts, ASK, headWord, Hybrid, undoes, type ContextEvidence } from '../../models/runtime/hybrid.js';
 import { irWords } from '../../models/runtime/lexical.js';
 import { LexicalIndex } from '../../models/runtime/lexical.js';
+import { flowOf, reacts, thanksFor } from './conversation-flow.js';
 import { handingOnly, LineJudge, tellsOwnLife, type Scene } from './line-judge.js';
 import { isPlainLine, unsureKind, unsureLine, type UnsureKind } from './unsure.js';
-import { asksAboutYou, yesNoToWh } from './line-kind.js';
+import { asksAboutYou, lineKind, yesNoToWh } from './line-kind.js';
 import { hasWord, stemsOf, type ReplyExamples } from './reply-examples.js';
 import { formatContext, type ContextTask, type HistoryEntry } from './context.js';
 import { cueOf, FEAR_EMOTES } from './cues.js';
@@ -320,6 +321,7 @@ export function sceneOf(view: AgentView, history: HistoryEntry[]): Scene {
     said,
     partnerLine: [...history].reverse().find((e) => e.kind === 'say' && e.speaker === 'partner')?.text,
     known,
+    flow: flowOf(history),
   };
 }
 
@@ -553,9 +555,12 @@ export class Policy {
     return Promise.all(
       contexts.map(async (ctx, i) => {
         const scene = scenes[i];
+        // both have said goodbye: nothing more to say (a wave, perhaps: the actions and emotes are ranked apart)
+        if (scene?.flow?.closed) return { text: '' };
         // a greeting, a goodbye or "how are you": a plain line (the corpus's are about their own scenes)
         const heardKind = scene?.partnerLine && this.unsure ? unsureKind(scene.partnerLine) : undefined;
-        if (scene && heardKind && FORMULAS.has(heardKind)) {
+        // (thanks with nothing more asked: "Hm, I'll keep that in mind, thank you." -> "You're welcome.")
+        if (scene && heardKind && (FORMULAS.has(heardKind) || (heardKind === 'thanks' && thanksFor(scene.partnerLine!) && lineKind(scene.partnerLine!) === 'remark'))) {
           const plain = plainReply(scene, heardKind);
           if (plain) return plain;
         }
@@ -610,6 +615,8 @@ export class Policy {
         /** The first line passed over as another character's answer about itself (said only if nothing else is left). */
         let passedStranger: string | undefined;
         for (const t of texts) {
+          // after "Well, well." or "Hm. Go on.": not "Am I?", "Thank you, friend." or "It's a deal."
+          if (afterPlain && reacts(t)) continue;
           if (!this.judge) {
             if (!scene.said.has(t.toLowerCase().trim()) && !this.namesAbsent(t, present)) return { text: t };
             continue;

@@ -10,6 +10,7 @@
  * 35 of the 44 replies in that region were nonsense (5% of them sensible): a person who does not know
  * says so, or says something plain.
  */
+import { FAREWELL, GREETING } from './conversation-flow.js';
 import { asksAboutYou, lastSentence, lineKind } from './line-kind.js';
 
 /** Plain lines for each kind of heard line, in the order they are tried. */
@@ -84,7 +85,6 @@ export function isPlainLine(text: string): boolean {
 
 /** A question after one's tastes or views rather than one's life. */
 const OPINION = /\b(?:like|likes|love|loves|favourite|favorite|prefer|best|think of|thoughts on|make of|opinion|feel about)\b/;
-const FAREWELL = /\b(?:goodbye|good-bye|farewell|bye|take care|be going|be off|be on my way|safe travels|see you|until next time|so long|good luck to you|i'll leave you|i(?:'m| am) off(?: now| then)?\s*[.!]*$)/;
 const THANKS = /\b(?:thank you|thanks|thank ye|much obliged|grateful|you(?:'re| are) (?:very |too |so )?kind)\b/;
 // ("sorry to hear", "sorry about your ...": sympathy, not an apology)
 const SORRY = /\b(?:sorry(?! (?:to hear|for you|about your|for your))|apologi[sz]e|forgive me|pardon me|my apologies)\b/;
@@ -136,7 +136,6 @@ const SHOULD_I = /^should i\b(?! (?:go|leave|stay|wait|come)\b)/;
 
 /** A question after what the one asked can do ("Can you read?"); "Can you help me?" is a request. */
 const ABILITY = /^(?:can|could) (?:you|ye) (?:read|write|swim|sing|dance|cook|fight|ride|sew|count|fish|hunt|climb|play|speak|whistle|juggle|knit|carve|shoot|tell the time)\b|^do (?:you|ye) know how to\b/;
-const GREETING = /^(?:hello|hi|hey|greetings|well met|good (?:morning|day|evening|afternoon)|morning|evening|hail)\b/;
 
 export type UnsureKind = keyof typeof LINES;
 type Kind = UnsureKind;

@@ -148,6 +148,20 @@ describe('the model policy', () => {
     policy.setWorldNames([]);
   });
 
+  it('says nothing more once both have said goodbye, and talks again when asked something', async () => {
+    const w = littleWorld();
+    const bye = [
+      { speaker: 'partner' as const, kind: 'say' as const, text: 'Well, I must be off.' },
+      { speaker: 'self' as const, kind: 'say' as const, text: 'Go well, then.' },
+    ];
+    const [closed, reopened] = await policy.decide([
+      { view: viewOf(w, 'gardener', 'orc', 'Goodbye!'), history: [...bye, { speaker: 'partner', kind: 'say', text: 'Goodbye!' }] },
+      { view: viewOf(w, 'gardener', 'orc', 'Wait, what a fine day for weeding, is it not?'), history: [...bye, { speaker: 'partner', kind: 'say', text: 'Wait, what a fine day for weeding, is it not?' }] },
+    ]);
+    expect(closed!.say).toBe('');
+    expect(reopened!.say).not.toBe('');
+  });
+
   it('phrases acknowledgements and refusals', () => {
     expect(acknowledge('give', ['give apple to orc'], 0)).toBe('Here, take the apple.');
     expect(refuse("I don't have a sword.", 0)).toBe("Sorry, I don't have a sword.");
