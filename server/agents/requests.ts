@@ -197,6 +197,8 @@ interface StepText {
   kind?: Kind;
   /** The object must be something here even though it is asked for ("spare me the lecture" is no request). */
   mustBeHere?: boolean;
+  /** The object was "it", "them", ...: the thing spoken of last stood in for it. */
+  pronoun?: boolean;
 }
 
 /** A pronoun standing for the whole object phrase: "it", "put it in the chest", "pick them up". */
@@ -299,8 +301,9 @@ function stepCommand(raw: string, partner: string, last: string | undefined): St
     rest = rest.replace(/\s+away$/, '');
   }
   // Synonyms the engine's parser does not know.
-  // "spare me the lecture" is no request: what is spared must be here, or asked for by kind.
-  const spared = verb === 'spare';
+  // "spare me the lecture" is no request, nor "show me these tracks of yours": what is spared or shown
+  // must be here, or asked for by kind.
+  const spared = verb === 'spare' || verb === 'show';
   if (['pass', 'toss', 'throw', 'lend', 'bring', 'show', 'return', 'spare'].includes(verb)) verb = 'give';
   if (verb === 'hand' && /^over\b/.test(rest)) rest = rest.replace(/^over\s*/, '');
   if (verb === 'hand' || verb === 'offer') verb = 'give';
@@ -338,7 +341,8 @@ function stepCommand(raw: string, partner: string, last: string | undefined): St
   if (object !== undefined && !last && PRONOUN_OBJ.test(object.trim())) return null;
   const resolvedObject = object ? sub(object) : undefined;
   const kind = givesToPartner && object ? kindOf(object) : undefined;
-  return { command, object: resolvedObject && !/^(me|us)$/.test(resolvedObject) ? resolvedObject : undefined, verb, givesToPartner, ...(kind ? { kind } : {}), ...(spared && !kind ? { mustBeHere: true } : {}) };
+  const pronoun = object !== undefined && PRONOUN_OBJ.test(object.trim());
+  return { command, object: resolvedObject && !/^(me|us)$/.test(resolvedObject) ? resolvedObject : undefined, verb, givesToPartner, ...(kind ? { kind } : {}), ...(spared && !kind ? { mustBeHere: true } : {}), ...(pronoun ? { pronoun } : {}) };
 }
 
 /** The engine's second-person explanation, put in the first person. */
@@ -436,6 +440,13 @@ function planSentence(world: World, who: Parties, sentence: string, names: strin
   if (!parsed) return null;
   // Is it clearly meant? Every named object must be something here, except for "give me X".
   for (const st of parsed) if ((!st.givesToPartner || st.mustBeHere) && !known(world, who.self, st.object)) return null;
+  // "Eat it while it's warm" when the thing spoken of last is a hammer: "it" is something else (a pie
+  // the speaker has in mind), not a request to eat the hammer
+  for (const st of parsed) {
+    if (!st.pronoun || (st.verb !== 'eat' && st.verb !== 'drink') || !st.object) continue;
+    const o = objectNamed(world, who.self, st.object).object;
+    if (o && !(st.verb === 'eat' ? o.food : o.drink)) return null;
+  }
   return runPlan(world, who, sentence, parsed, lastObject);
 }
 

@@ -115,9 +115,16 @@ describe('requests in the little world (gardener asked by the orc)', () => {
 
   it('lines that are not requests for a graph action give no plan', () => {
     const w = littleWorld();
-    for (const line of ['Get out of here!', 'Hello there.', 'What a lovely garden.', 'Give me a moment.', 'Take care.', 'I want to go home.', 'Go north.']) {
+    for (const line of ['Get out of here!', 'Hello there.', 'What a lovely garden.', 'Give me a moment.', 'Take care.', 'I want to go home.', 'Go north.', 'Very well, show me these tracks of yours.', 'Show me the way.']) {
       expect(steps(w, 'gardener', 'orc', line), line).toBeNull();
     }
+  });
+
+  it('"eat it" is a request only when the thing spoken of last can be eaten', () => {
+    const w = littleWorld();
+    expect(steps(w, 'gardener', 'orc', "Eat it while it's warm.", 'shovel')).toBeNull();
+    expect(steps(w, 'gardener', 'orc', 'Drink it.', 'apple')).toBeNull();
+    expect(steps(w, 'gardener', 'orc', "Eat it while it's fresh.", 'apple')!.steps).toEqual(['eat apple']);
   });
 });
 
