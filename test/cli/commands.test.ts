@@ -1,6 +1,6 @@
 /** `lightmud corpus` and `lightmud eval` as a new user first runs them: real child processes. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -75,5 +75,27 @@ describe('lightmud eval without data', () => {
     expect(missing.stderr).toContain(`no file ${join(dir, 'nowhere.txt')}.`);
     expect(missing.stderr).toContain('`lightmud corpus export` writes');
     expect(missing.stderr).not.toMatch(/^\s+at /m);
+  });
+});
+
+describe('lightmud eval on an export of an older corpus', () => {
+  it('warns that the corpus has changed since the export, and not before', () => {
+    // a corpus of a few written episodes, exported, then one more episode written
+    const corpus = join(dir, 'corpus');
+    mkdirSync(corpus);
+    copyFileSync(new URL('../../world-data/episodes/splits.json', import.meta.url).pathname, join(corpus, 'splits.json'));
+    const lines = readFileSync(new URL('../../world-data/episodes/coast.jsonl', import.meta.url).pathname, 'utf8').trim().split('\n');
+    writeFileSync(join(corpus, 'coast.jsonl'), lines.slice(0, 30).join('\n') + '\n');
+    const out = join(corpus, 'parlai');
+    const exp = lightmud(['corpus', 'export', '--data', corpus, '--out', out]);
+    expect(exp.code, exp.stderr).toBe(0);
+    const data = join(out, 'train.dialogue.txt');
+    const fresh = lightmud(['eval', '--task', 'dialogue', '--data', data, '--baseline', 'ir']);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stderr).not.toContain('warning');
+    writeFileSync(join(corpus, 'coast.jsonl'), lines.slice(0, 31).join('\n') + '\n');
+    const stale = lightmud(['eval', '--task', 'dialogue', '--data', data, '--baseline', 'ir']);
+    expect(stale.code).toBe(0);
+    expect(stale.stderr).toContain('the corpus has changed since. Run `lightmud corpus export`');
   });
 });

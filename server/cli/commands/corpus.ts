@@ -8,6 +8,7 @@ import { episodeExamples, splitOf, SPLITS, toParlai, type Example, type Split, t
 import { CORPUS_WORLD, loadWorld } from '../../world-io/load-world.js';
 import { World } from '../../engine/world.js';
 import { checkCorpus } from '../../episodes/corpus-check.js';
+import { writeExportSource } from '../../episodes/export-source.js';
 import { stageEpisode } from '../../episodes/stage.js';
 import { replayEpisode } from '../../episodes/replay.js';
 import { examine, execute, look, validActions } from '../../engine/index.js';
@@ -34,6 +35,7 @@ export function exportParlai(world: World, data: string, out: string, seed: numb
       written[file] = text ? text.trimEnd().split('\n').length : 0;
     }
   }
+  writeExportSource(out, data, seed);
   return written;
 }
 

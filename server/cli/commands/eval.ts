@@ -7,6 +7,7 @@ import { IrRanker, RandomRanker } from '../../../models/eval/baselines.js';
 import { ModelError } from '../../../models/runtime/errors.js';
 import { ModelRanker, type Ranker } from '../../../models/runtime/ranker.js';
 import { Hybrid, HybridRanker } from '../../../models/runtime/hybrid.js';
+import { staleExport } from '../../episodes/export-source.js';
 import { DEFAULT_CASES, EngineAdapter, readCases, runCases } from '../../api/state-updates.js';
 
 export const DEFAULT_MODEL = 'models/default';
@@ -66,6 +67,9 @@ export const evalCommand: Command = {
         return 1;
       }
     }
+    // figures on an export of an older corpus are figures on the wrong data: say so (and go on)
+    const stale = staleExport(opts.data);
+    if (stale) console.error(`lightmud eval: warning: ${stale}`);
     if (opts.model && opts.baseline) throw new UsageError('give --model or --baseline, not both');
     if (opts.baseline && !['ir', 'random'].includes(opts.baseline)) throw new UsageError('--baseline must be ir or random');
     const rerank = intOption(opts.rerank, 'rerank', 0);
