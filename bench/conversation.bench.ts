@@ -293,11 +293,14 @@ export async function probe(ctx: Pick<BenchContext, 'report'>, world: World, pol
         execute(w, c.id, `say ${choice!.say}`);
         history.push({ speaker: 'self', kind: 'say', text: choice!.say });
       } else missing++;
+      // every action is done, as in live play (the episode keeps one a turn; the transcript shows them all)
+      const done: string[] = [];
       for (const a of choice!.actions) {
         const out = execute(w, c.id, a);
         if (out.ok) {
           history.push({ speaker: 'self', kind: 'act', text: out.action ?? a });
           turn.action ??= out.action ?? a;
+          done.push(out.action ?? a);
         }
       }
       if (!choice!.actions.length && choice!.emote) {
@@ -306,7 +309,7 @@ export async function probe(ctx: Pick<BenchContext, 'report'>, world: World, pol
         turn.emote = choice!.emote;
       }
       if (turn.say || turn.action || turn.emote) ep.turns.push(turn);
-      const extra = [turn.action ? `*${turn.action}*` : '', turn.emote ? `*${turn.emote}*` : ''].filter(Boolean).join(' ');
+      const extra = [...done.map((a) => `*${a}*`), turn.emote ? `*${turn.emote}*` : ''].filter(Boolean).join(' ');
       md.push(`- **${visitor.name}**: ${line}`, `  - **${c.name}**: ${choice!.say || '(nothing)'} ${extra} _(${choice!.why.say}${choice!.why.act !== 'none' ? `, act: ${choice!.why.act}` : ''})_`);
     }
     md.push('');

@@ -10,7 +10,6 @@
  */
 import type { NodeId } from '../engine/types.js';
 import type { World } from '../engine/world.js';
-import { worldProperNames } from './line-judge.js';
 
 const PLACE = [
   /\bwhat(?:'s| is) (?:this|that) place\b/,
@@ -56,19 +55,6 @@ function placeName(name: string): string {
 }
 
 /**
- * Does a sentence name someone or something by a proper name that is neither a place of the world
- * nor anyone in the room? ("my farmhand Dunstan" while Dunstan is in the fields.) The speaker's own
- * name after "I am" is an introduction.
- */
-function namesAbsent(world: World, room: NodeId, sentence: string): boolean {
-  const known = worldProperNames(world); // places, as rooms name and describe them
-  for (const c of world.charactersIn(room)) c.name.match(/\b[A-Z][a-z']+\b/g)?.forEach((w) => known.add(w));
-  const rest = sentence.replace(/^(?:I am|I'm|My name is)\s+(?:[A-Z][\w']*\s*)+/, 'I am ');
-  const inside = [...rest.matchAll(/(?<=\S\s+)\b[A-Z][a-z']+\b/g)].map((m) => m[0]);
-  return inside.some((w) => w !== 'I' && !known.has(w.replace(/'s$/, '')));
-}
-
-/**
  * Truthful answers, best first, when `text` asks where this is or who `self` is (the caller says
  * the first one not said yet); [] otherwise.
  */
@@ -83,15 +69,19 @@ export function answersAbout(world: World, self: NodeId, text: string): string[]
     return [desc ? `This is ${placeName(room.name)}. ${desc}` : `This is ${placeName(room.name)}.`];
   }
   if (ORIGIN.some((r) => r.test(s))) {
-    const told = ownSentences(world, self, room.id).filter((x) => FROM.test(x));
+    const told = ownSentences(world, self).filter((x) => FROM.test(x));
     return told.length ? told : ['From round here, near enough.'];
   }
-  if (SELF.some((r) => r.test(s))) return ownSentences(world, self, room.id);
+  if (SELF.some((r) => r.test(s))) return ownSentences(world, self);
   return [];
 }
 
-/** The persona's sentences in the character's own voice ("I ...", "My ...") that name nobody absent from the room. */
-function ownSentences(world: World, self: NodeId, roomId: NodeId): string[] {
+/**
+ * The persona's sentences in the character's own voice ("I ...", "My ...", "Captain Brannoc trained me
+ * himself ..."). The people they name are of its own life, and so of the world: "my farmhand Dunstan"
+ * is the farmer's own, wherever Dunstan is.
+ */
+function ownSentences(world: World, self: NodeId): string[] {
   const persona = world.character(self)?.persona ?? '';
-  return sentences(persona, 40).filter((x) => /^(?:I|My)\b/.test(x) && !namesAbsent(world, roomId, x));
+  return sentences(persona, 40).filter((x) => /\b(?:I|me|my|My|I'm|I've|I'd)\b/.test(x));
 }

@@ -435,7 +435,8 @@ export class LineJudge {
     if (kindName && selfHead && selfHead !== partnerHead && !scene.present.some((p) => head(p) === selfHead) && (ownWords.includes(selfHead) || (fullSelf.includes(' ') && ` ${ownWords.join(' ')} `.includes(` ${fullSelf} `)))) {
       return { ok: false, reason: 'self_naming' };
     }
-    const here = new Set([scene.selfName, ...(scene.partnerName ? [scene.partnerName] : []), ...scene.present].flatMap((n) => n.match(/\b[A-Z][a-z']+\b/g) ?? []));
+    // (and the people of the speaker's own life: its persona names them, "Captain Brannoc trained me himself")
+    const here = new Set([scene.selfName, ...(scene.partnerName ? [scene.partnerName] : []), ...scene.present, scene.selfPersona ?? ''].flatMap((n) => n.match(/\b[A-Z][a-z']+\b/g) ?? []));
     const allowed = (p: string) => here.has(p) || this.worldNames.has(p) || TITLES.has(p.toLowerCase());
     // a name the speaker introduces itself by ("I am Wenna Tallowby, keeper of ...") is its own
     const introduced = line.replace(/^(?:I am|I'm|My name is)\s+(?:[A-Z][\w']*\s*)+/, 'I am ');

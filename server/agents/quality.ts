@@ -82,7 +82,7 @@ export function episodeQuality(world: World, ep: Episode, judge: LineJudge, coun
       const held = objects.length ? w.visibleFrom(t.speaker).filter((id) => w.object(id) && w.holderOf(id) === t.speaker).map((id) => w.object(id)!.name) : [];
       const present = w.charactersIn(room).filter((c) => c.id !== t.speaker && c.id !== partnerId).map((c) => c.name);
       const heard = ep.turns[i - 1]?.speaker !== t.speaker ? ep.turns[i - 1]?.say : undefined;
-      const v = judge.judge(t.say, { selfName: me.name, partnerName: partner?.name, present, objects, held, said: new Set(), partnerLine: heard });
+      const v = judge.judge(t.say, { selfName: me.name, selfPersona: me.persona, partnerName: partner?.name, present, objects, held, said: new Set(), partnerLine: heard });
       if (!v.ok && (v.reason === 'self_naming' || v.reason === 'absent_name' || v.reason === 'contradiction')) flag(i, v.reason, t.say);
       const prev = ep.turns[i - 1];
       if (prev && prev.speaker !== t.speaker && prev.say) {

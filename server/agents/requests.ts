@@ -293,6 +293,9 @@ function stepCommand(raw: string, partner: string, last: string | undefined): St
   // "give it back to me", "hand the key over to the guard": the adverb is no part of the object.
   let rest = words.slice(1).join(' ').replace(/\s+(?:back|over)(?=\s+to\b|$)/, '');
   if (!GRAPH_VERBS.has(verb)) return null;
+  // "bring back the rabbit" is "bring the rabbit back"; "bring back no rabbits" asks for none
+  rest = rest.replace(/^(?:back|over)\s+(?!to\b)/, '');
+  if (/^(?:no|none|nothing)\b/.test(rest)) return null;
   // "Bring one next week", "give it back tomorrow": a promise asked for, not something to do now.
   if (LATER.test(rest)) return null;
   // "throw it away", "toss the bones away": drop it, not give it

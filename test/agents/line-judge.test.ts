@@ -85,6 +85,7 @@ describe('the judge', () => {
     ['denies holding what it holds', "I don't have any brass handbell.", {}, 'contradiction'],
     ['calls an absent person by name', 'Goodbye, Gwen!', {}, 'absent_name'],
     ['a name that is no place of the world, at the start of a sentence', 'Brannoc sold me a bad sack of flour.', {}, 'absent_name'],
+    ['a name of the speaker\'s own life, from its persona', 'Brannoc sold me a bad sack of flour.', { selfPersona: 'I cry the news. Captain Brannoc is my cousin.' }, 'ok'],
     ['asks the partner\'s question back', 'Is it safe around here?', { partnerLine: 'Is it safe here?' }, 'echo'],
     ['introduces itself by its own name', 'I am Edric Holloway, and this farm has been in my family for years.', { selfName: 'Edric Holloway' }, 'ok'],
     ['introduces itself by name and kind', 'I am Garrick the drover, and I walk cattle to market.', { selfName: 'drover' }, 'ok'],
