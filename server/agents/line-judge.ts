@@ -325,6 +325,8 @@ const BIOGRAPHY = [
   /\bmy\s+(?:late\s+|old\s+|dear\s+|little\s+)?(?:wife|husband|son|sons|daughter|daughters|children|kids|boy|boys|girl|girls|mother|father|mum|mam|ma|pa|da|dad|brother|brothers|sister|sisters|sweetheart|bride|groom|family|parents|grandmother|grandfather|granny|grandson|granddaughter|uncle|aunt|cousin|kin|folk)\b/i,
   /\b(?:no|not any|never had a|never took a)\s+(?:wife|husband|children|child|family|kin|sweetheart)\b/i,
   /\bi(?:'m|\s+am)\s+(?:not\s+)?(?:married|a widow|a widower|an orphan|wed)\b/i,
+  // who one lives with: "No, it's only me and the hens now."
+  /\b(?:it's|it is|there's|there is)\s+(?:only|just)\s+(?:me|us)\s+and\s+(?!you\b|ye\b)/i,
 ];
 
 /** Does the line tell its speaker's own life (BIOGRAPHY)? */

@@ -173,6 +173,8 @@ describe("lines that tell the speaker's own life", () => {
     ["No wife, no children. Just the road and whatever beasts I'm driving.", true],
     ["I grew up on the coast, in a fisherman's hut.", true],
     ["I'm not married, and glad of it.", true],
+    ["No, it's only me and the hens now. That's why I can't lose the land.", true],
+    ["It's only me and you out here, friend.", false],
     ['Cold and damp, as always. Come in by the fire.', false],
     ['The reeds are wet and heavy as lead.', false],
     ['Is your mother well?', false],
