@@ -42,11 +42,27 @@ export function placeAsked(text: string): { place: string[]; where: boolean } | 
   return undefined;
 }
 
-/** The words a room answers to: its name, its category and the area its id starts with. */
+/** Other words people use for kinds of place ("Where is the inn?" finds the tavern). */
+const ALSO_CALLED: Record<string, string[]> = {
+  tavern: ['inn', 'pub', 'alehouse', 'taproom'],
+  inn: ['tavern', 'pub', 'alehouse'],
+  chapel: ['church', 'kirk', 'shrine'],
+  temple: ['church', 'shrine'],
+  forge: ['smithy', 'blacksmith'],
+  smithy: ['forge', 'blacksmith'],
+  market: ['marketplace', 'bazaar'],
+  harbour: ['harbor', 'port'],
+  dock: ['harbour', 'harbor', 'port', 'quay', 'wharf'],
+  graveyard: ['cemetery', 'churchyard'],
+  mill: ['watermill'],
+};
+
+/** The words a room answers to: its name, its category, the area its id starts with, and other words for its kind. */
 function roomWords(world: World, id: NodeId): Set<string> {
   const r = world.room(id)!;
   const area = /^([a-z]+)-/.exec(id)?.[1];
-  return new Set([...words(r.name), ...words(r.category ?? ''), ...(area ? [area] : [])].map(stem));
+  const own = [...words(r.name), ...words(r.category ?? ''), ...(area ? [area] : [])].map(stem);
+  return new Set([...own, ...own.flatMap((w) => ALSO_CALLED[w] ?? [])]);
 }
 
 /** Rooms by distance from `from`, each with the exit taken first on the way from the previous room. */

@@ -15,6 +15,8 @@ describe('the way, from the graph', () => {
   it.each<[string, string, string | undefined]>([
     ['farm-drover', "What's the best way to the town?", 'Go north to South Gate.'],
     ['farm-drover', 'Where is the tavern?', 'Go north to South Gate, north again to Market Square, then west to the Crooked Lantern.'],
+    ['farm-drover', 'Oh, one more thing: where is the inn?', 'Go north to South Gate, north again to Market Square, then west to the Crooked Lantern.'],
+    ['farm-drover', 'Is there a church nearby? Where is the church?', "Go east to Mill Lane, south to the Old Orchard, then south again to Greenhollow Wood Trail. From there it's 5 more steps to Chapel Yard."],
     ['hill-gate-warden', 'How do I get to the chapel?', 'Go west to Old Graveyard, then north to Chapel Yard.'],
     ['farm-hunter', 'Where can I find the witch?', "Go in to the Hedge Witch's Hut."],
     ['coast-lighthouse-keeper', 'How do I get to Saltmere, please?', "Go down the headland path to Harbourmaster's Quay, then west to Saltmere Docks."],
