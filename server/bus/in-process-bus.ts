@@ -6,6 +6,7 @@
  */
 import { BusMessageError, BusNoResponderError, BusTimeoutError, BusUnavailableError, type Bus, type BusBody, type BusLog } from './bus.js';
 import { answerBody, decode, encode, encodeError } from './envelope.js';
+import { limitedLog } from './limited-log.js';
 
 type Raw = (text: string) => void;
 type Responder = (text: string) => Promise<string>;
@@ -19,7 +20,11 @@ export class InProcessBus implements Bus {
   private responders = new Map<string, Responder[]>();
   private closed = false;
 
-  constructor(private log: BusLog = quiet) {}
+  private log: BusLog;
+
+  constructor(log: BusLog = quiet) {
+    this.log = limitedLog(log);
+  }
 
   get up(): boolean {
     return !this.closed;

@@ -7,6 +7,7 @@
 import { connect, ErrorCode, Events, type NatsConnection, type NatsError } from 'nats';
 import { BusMessageError, BusNoResponderError, BusTimeoutError, BusUnavailableError, type Bus, type BusBody, type BusLog } from './bus.js';
 import { answerBody, decode, encode, encodeError } from './envelope.js';
+import { limitedLog } from './limited-log.js';
 
 export interface NatsBusOptions {
   log: BusLog;
@@ -41,7 +42,7 @@ export class NatsBus implements Bus {
     } catch (err) {
       throw new Error(`cannot reach the NATS server at ${url}: ${(err as Error).message}`);
     }
-    return new NatsBus(nc, url, opts.log);
+    return new NatsBus(nc, url, limitedLog(opts.log));
   }
 
   get up(): boolean {

@@ -156,5 +156,19 @@ for (const kind of kinds) {
       expect(reasons).toMatch(/not an envelope/);
       expect(log.warnings.every((w) => /dropped/.test(w.msg))).toBe(true);
     });
+
+    it('a flood of bad messages is worth a few warnings, not one each, and good ones still arrive', async () => {
+      await open();
+      const got: unknown[] = [];
+      b.subscribe('t.flood', (body) => got.push(body));
+      if (b instanceof NatsBus) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 500; i++) await kind.raw('t.flood', '{not json');
+      a.publish('t.flood', { fine: true });
+      await until('the good message', () => got.length === 1);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(got).toEqual([{ fine: true }]);
+      expect(log.warnings.length).toBeGreaterThanOrEqual(1);
+      expect(log.warnings.length).toBeLessThanOrEqual(12);
+    });
   });
 }
