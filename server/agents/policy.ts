@@ -142,7 +142,7 @@ export interface Unsure {
  * Read blind on two fresh probes written after these rules (fifth and sixth), replies went from 20% to
  * 29% sensible and from 24% to 20% nonsense (n = 240 each).
  */
-const FORMULAS = new Set<UnsureKind>(['farewell', 'greeting', 'wellbeing', 'tired', 'lostThing', 'nervous', 'hurt', 'sad', 'goodNews', 'plans', 'offered', 'promise', 'mishap', 'compliment', 'aboutMe', 'willTell']);
+const FORMULAS = new Set<UnsureKind>(['farewell', 'greeting', 'wellbeing', 'tired', 'lostThing', 'nervous', 'hurt', 'sad', 'goodNews', 'theirNews', 'plans', 'offered', 'promise', 'mishap', 'compliment', 'aboutMe', 'willTell']);
 
 /** A plain line of the kind the partner's line calls for (unsure.ts), unless every such line was said already. */
 function plainReply(scene: Scene, kind?: UnsureKind): Said | undefined {

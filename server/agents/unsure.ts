@@ -14,7 +14,7 @@ import { FAREWELL, GREETING } from './conversation-flow.js';
 import { asksAboutYou, lastSentence, lineKind } from './line-kind.js';
 
 /** Plain lines for each kind of heard line, in the order they are tried. */
-const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'wellbeing' | 'tired' | 'hungry' | 'cold' | 'lost' | 'lostThing' | 'nervous' | 'hurt' | 'sad' | 'goodNews' | 'plans' | 'offered' | 'promise' | 'mishap' | 'compliment' | 'aboutMe' | 'willTell' | 'offer' | 'tag' | 'ability' | 'ever' | 'usually' | 'advice' | 'shouldI' | 'personal' | 'opinion' | 'folk' | 'exists' | 'permission' | 'yesno' | 'wh' | 'remark', string[]> = {
+const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'wellbeing' | 'tired' | 'hungry' | 'cold' | 'lost' | 'lostThing' | 'nervous' | 'hurt' | 'sad' | 'goodNews' | 'theirNews' | 'plans' | 'offered' | 'promise' | 'mishap' | 'compliment' | 'aboutMe' | 'willTell' | 'offer' | 'tag' | 'ability' | 'ever' | 'usually' | 'advice' | 'shouldI' | 'personal' | 'opinion' | 'folk' | 'exists' | 'permission' | 'yesno' | 'wh' | 'remark', string[]> = {
   farewell: ['Safe roads to you.', 'Go well, then.', 'Farewell. Mind how you go.', 'Goodbye, then.'],
   thanks: ["You're welcome.", 'Think nothing of it.', 'Glad to help.'],
   sorry: ['No harm done.', "It's no bother.", "Don't fret about it."],
@@ -34,6 +34,8 @@ const LINES: Record<'farewell' | 'thanks' | 'sorry' | 'greeting' | 'wellbeing' |
   sad: ["I'm sorry to hear that.", "That's hard. I hope things look up for you.", "Ah, that's a shame."],
   // "I'm getting married next month!", "Good news: I got the job."
   goodNews: ["Well, that's good news!", 'Glad to hear it!', 'Good for you!'],
+  // "My sister is getting married next spring."
+  theirNews: ["That's happy news. Wish them joy from me.", 'Well, congratulations to them!', "That's good news. Give them my best."],
   // "I'm thinking of staying here a few weeks.", "I plan to head north tomorrow."
   plans: ['Well, I hope it goes well for you.', 'Sounds like a fair plan to me.'],
   // "If you ever want company on a walk, just ask."
@@ -101,6 +103,8 @@ const SAD = new RegExp(
 const GOOD_NEWS = new RegExp(
   `\\bi(?:'m| am) ${INTENSITY}(?:happy|excited|delighted|thrilled|overjoyed)\\b(?! to (?:meet|see|be here))|\\b(?:good|great|wonderful|happy) news\\b|\\bi(?:'m| am) (?:getting married|going to be a (?:father|mother))\\b|\\bi (?:just )?(?:got married|got the job|had a baby|won(?![a-z']))`,
 );
+/** Good news of someone dear to the speaker ("My sister is getting married next spring."). */
+const THEIR_NEWS = /\bmy (?:\w+ )?(?:sister|brother|daughter|son|cousin|friend|niece|nephew|mother|father|aunt|uncle)(?:'s| is| are) (?:getting married|to be married|to be wed|having a baby|expecting)\b/;
 /** Praise of the one spoken to. */
 const COMPLIMENT = /\byou (?:look|seem|sound)(?: like)? (?:a |an )?(?:very |so |rather |quite |really )?(?:kind|nice|wise|clever|strong|thoughtful|friendly|honest|good|fine|capable|hard-working|hardworking|decent|sensible|smart|pleasant|cheerful|learned)\b|\bi (?:like|love|admire) your\b|\byou(?:'re| are) (?:very |so |rather |quite |really )?(?:kind|wise|clever|funny|friendly|helpful|brave|generous|good company|a good)\b|\b(?:lovely|nice|fine|beautiful|pretty) (?:\w+ )?you (?:have|keep|wear)\b|\byou(?: have|'ve got| have got) (?:a |such a )?(?:very |really |so |rather )?(?:kind|lovely|nice|fine|good|gentle|warm|pleasant|beautiful|friendly|honest|wise|sharp|clever|steady|sound) (?:way|voice|face|smile|manner|heart|eye|laugh|head|hand|mind)\b|\byou (?:look|seem|sound) like (?:someone|somebody|a person|the sort|the kind|one) (?:who|that|of)\b|\byou(?:'re| are) (?:a |such a )?(?:very |really )?(?:good|hard|honest|kind|fine) (?:worker|listener|sort|soul|person)\b|\byou(?:'re| are) (?:very |so |really )?easy to talk to\b/;
 /** A question after what the one asked thinks of the asker. */
@@ -193,6 +197,7 @@ const REMARKS: [RegExp, Kind][] = [
   [NERVOUS, 'nervous'],
   [HURT, 'hurt'],
   [SAD, 'sad'],
+  [THEIR_NEWS, 'theirNews'],
   [GOOD_NEWS, 'goodNews'],
   [PLANS, 'plans'],
   [PROMISE, 'promise'],

@@ -72,6 +72,8 @@ describe('the kind of plain line a heard line calls for', () => {
     ["I'm afraid I don't know.", 'remark'],
     ["I'm afraid of the dark.", 'sad'],
     ['I got married last spring!', 'goodNews'],
+    ['My sister is getting married next month.', 'theirNews'],
+    ["My little brother's having a baby!", 'theirNews'],
     ["I won't go there.", 'remark'],
     ["I'm glad to meet you.", 'remark'],
     ["I'm thinking of staying here for a few weeks.", 'plans'],
