@@ -45,6 +45,11 @@ export interface Flow {
   closed: boolean;
 }
 
+/** A goodbye that asks nothing more ("Thanks, bye! Oh, where's the inn?" still wants an answer). */
+function closes(line: string): boolean {
+  return saysFarewell(line) && !/\?\s*["')]*\s*$/.test(line.trim());
+}
+
 /** Where the conversation in `history` (oldest first) stands for its speaker ("self"). */
 export function flowOf(history: HistoryEntry[]): Flow {
   let lastOwn = -1;
@@ -56,7 +61,7 @@ export function flowOf(history: HistoryEntry[]): Flow {
     }
   }
   if (lastOwn < 0) return { spoke: false, closed: false };
-  const closed = saysFarewell(history[lastOwn]!.text) && history.slice(lastOwn + 1).every((e) => e.kind !== 'say' || saysFarewell(e.text));
+  const closed = closes(history[lastOwn]!.text) && history.slice(lastOwn + 1).every((e) => e.kind !== 'say' || closes(e.text));
   return { spoke: true, closed };
 }
 

@@ -72,6 +72,8 @@ describe('where the conversation stands', () => {
     ['I said goodbye, nothing since', [say('partner', 'I must go.'), say('self', 'Go well, then.')], { spoke: true, closed: true }],
     ['I said goodbye, and so did they', [say('self', 'Farewell, then.'), say('partner', 'Safe roads to you.')], { spoke: true, closed: true }],
     ['I said goodbye, they asked more', [say('self', 'Farewell, then.'), say('partner', 'Wait, where is the inn?')], { spoke: true, closed: false }],
+    ['I said goodbye, they said goodbye and asked more', [say('self', 'Farewell, then.'), say('partner', "Thanks, bye! Oh, where's the inn?")], { spoke: true, closed: false }],
+    ['my goodbye asked something', [say('self', 'Goodbye! Will you come back?'), say('partner', 'Bye.')], { spoke: true, closed: false }],
     ['they said goodbye, I have not yet', [say('self', 'Fine weather.'), say('partner', 'Goodbye!')], { spoke: true, closed: false }],
     ['an emote after goodbyes', [say('self', 'Farewell.'), { speaker: 'partner', kind: 'emote', text: 'wave' }], { spoke: true, closed: true }],
   ])('%s', (_name, history, want) => expect(flowOf(history)).toEqual(want));
