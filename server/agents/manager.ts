@@ -32,6 +32,7 @@ import { objectOfAction } from './episodes.js';
 import { defaultModelDir, loadPolicy } from './load.js';
 import { AgentMemory } from './memory.js';
 import { refuse, type Policy, type TurnChoice, type TurnInput } from './policy.js';
+import { vocativeTemplate } from './line-judge.js';
 import { firstPerson } from './requests.js';
 import type { AgentView } from './view.js';
 
@@ -260,6 +261,9 @@ export class AgentManager {
   /** Token bucket for turns not caused by a person. */
   private bucket = { tokens: 0, at: 0 };
 
+  /** Every character's name (for a line that calls someone else by name: nobody here answers it). */
+  private names: { id: string; name: string }[] = [];
+
   /** Where @drive choices are kept across restarts (with the memory's database; none without one). */
   private drives: DriveStore | null = null;
 
@@ -279,6 +283,7 @@ export class AgentManager {
       manager.drives = memory?.db ? new DriveStore(memory.db) : null;
       const saved = manager.drives?.all() ?? new Map();
       const chars = await host.characters();
+      manager.names = chars.map((c) => ({ id: c.id, name: c.name }));
       for (const c of chars) {
         const kind = opts.drive?.[c.id] ?? saved.get(c.id)?.kind ?? (c.policy === 'model' ? 'model' : c.policy === 'scripted' ? 'scripted' : undefined);
         if (!kind || kind === 'idle' || host.driverOf(c.id)) continue;
@@ -479,6 +484,8 @@ export class AgentManager {
         .sort((a, b) => b.m - a.m || b.s.driver.name.length - a.s.driver.name.length)
         .map((x) => x.s);
       if (addressed.length) return pick(addressed[0]!.driver, trigger);
+      // "Good day, washerwoman." said beside the miller, to a washerwoman no model drives: not the miller's to answer
+      if (this.callsSomeoneElse(words, actor, byId)) return [];
       const partner = this.lastPartner.get(actor);
       if (partner && byId.has(partner) && this.lastPartner.get(partner) === actor) return pick(byId.get(partner)!.driver, trigger);
       if (seen.length === 1) return pick(seen[0]!.driver, trigger);
@@ -490,6 +497,18 @@ export class AgentManager {
       return pick(byId.get(event.target)!.driver, { kind, from: actor, text: event.action ?? event.type });
     }
     return [];
+  }
+
+  /**
+   * Does the line call by name ("Washerwoman, ...", "Good day, washerwoman.", "..., washerwoman?") a
+   * character other than the speaker and the model characters who heard it?
+   */
+  private callsSomeoneElse(words: string, actor: string, heard: Map<string, unknown>): boolean {
+    const others = this.names.filter((c) => c.id !== actor && !heard.has(c.id)).map((c) => c.name.replace(/^(?:the|a|an)\s+/i, ''));
+    if (!others.length) return false;
+    const lower = words.toLowerCase();
+    const named = others.filter((n) => mentions(lower, n) === 2);
+    return named.length > 0 && vocativeTemplate(words, named) !== undefined;
   }
 
   // ---- turns ------------------------------------------------------------------------------------

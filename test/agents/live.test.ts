@@ -60,6 +60,16 @@ describe('a model character in the live world', () => {
     expect(reply.event?.type).toBe('say');
   });
 
+  it('leaves a line that calls someone else by name to them, and answers when called itself', async () => {
+    const from = player.frames.length;
+    await player.command('say Good day, kitty. Are you hungry?');
+    await new Promise((r) => setTimeout(r, 2500));
+    const spoke = player.frames.slice(from).some((f) => f.type === 'observation' && f.kind === 'event' && f.event?.actor === 'gardener' && f.event.type === 'say');
+    expect(spoke).toBe(false);
+    await player.command('say Good day, gardener. Are you hungry?');
+    await fromGardener(/^The gardener says, "/);
+  });
+
   it('follows a request: the item arrives in the player\'s hands', async () => {
     await player.command('say Can you give me the apple, gardener?');
     const gave = await fromGardener(/gives you an apple/);
