@@ -65,6 +65,8 @@ export interface AgentsOptions {
   scriptPaceMs?: number;
   /** Mean seconds between a model character's turns of its own while a player is in its room (0: never; default $LIGHTMUD_AGENT_IDLE_SECONDS or 90). */
   idleSeconds?: number;
+  /** No turn of its own until people in its room have been quiet this long (default IDLE_QUIET_MS, 20 s). */
+  idleQuietMs?: number;
   /** Replies two model characters exchange before waiting for someone else (default 4). */
   maxChain?: number;
   /** A model character answers another model character after this pause (default 1500 ms), a person at once. */
@@ -565,7 +567,10 @@ export class AgentManager {
     d.idleTimer = setTimeout(() => {
       d.idleTimer = null;
       if (d.stopped || this.closed) return;
-      if (Date.now() - d.lastHumanAt < 5 * 60_000) this.run(d, { kind: 'idle' });
+      // while people are about (the last 5 minutes), but not in the middle of what they are doing or
+      // saying (the last 20 s): a turn of its own then reads as talking over them
+      const since = Date.now() - d.lastHumanAt;
+      if (since >= (this.opts.idleQuietMs ?? IDLE_QUIET_MS) && since < 5 * 60_000) this.run(d, { kind: 'idle' });
       this.scheduleIdle(d);
     }, Math.max(1000, delay));
     d.idleTimer.unref();
@@ -649,6 +654,9 @@ export class AgentManager {
     }
   }
 }
+
+/** How long a room must have been quiet of people before a model character there takes a turn of its own. */
+export const IDLE_QUIET_MS = 20_000;
 
 /** The words inside the quotes of a speech perception: `The baker says, "Hello."` -> `Hello.` */
 export function quoted(text: string): string {

@@ -153,6 +153,29 @@ describe('a model character in the live world', () => {
     expect(await driveCommand(server.host, 'kitty script')).toMatch(/^Usage: @drive WHO script FILE/);
   });
 
+  it('takes turns of its own only once the people in its room have been quiet a while', async () => {
+    const idle: { at: number; trigger: string }[] = [];
+    const extra = await AgentManager.start(server.host, { memory: false, drive: { kitty: 'model' }, idleSeconds: 0.2, idleQuietMs: 2000, onTurn: (t) => idle.push({ at: Date.now(), trigger: t.trigger.kind }) });
+    try {
+      // the orc keeps talking to the gardener beside the kitty for 3 s: the kitty butts in with no turn of its own
+      const t0 = Date.now();
+      while (Date.now() - t0 < 3000) {
+        await player.command('say Nice weather for weeding, gardener.');
+        await new Promise((r) => setTimeout(r, 400));
+      }
+      const lastSpoke = Date.now();
+      expect(idle.filter((t) => t.trigger === 'idle')).toEqual([]);
+      // quiet: within a few seconds of the 2 s of quiet it takes one
+      const deadline = Date.now() + 10_000;
+      while (!idle.some((t) => t.trigger === 'idle') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const first = idle.find((t) => t.trigger === 'idle');
+      expect(first).toBeDefined();
+      expect(first!.at - lastSpoke).toBeGreaterThanOrEqual(1500);
+    } finally {
+      await extra.close();
+    }
+  }, 30_000);
+
   it('runs a scripted character from a file of commands', async () => {
     const script = join(dir, 'ghost.txt');
     writeFileSync(script, '# the ghost comes down to haunt the garden\ngo south\nsay Boo! I have come for your cabbages.\nwait 60\n');
