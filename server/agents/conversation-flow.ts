@@ -16,9 +16,12 @@ export const FAREWELL =
 
 const lower = (line: string) => line.toLowerCase().trim().replace(/^[^a-z]+/, '');
 
-/** Does the line open with a greeting? */
+/** A greeting word said as a greeting: followed by a stop or a name, not "Morning light is best for fishing." */
+const GREETING_SAID = new RegExp(`${GREETING.source}(?:\\s+(?:to you|there|again|all|friend|friends))?\\s*[,.!?]`);
+
+/** Does the line open with a greeting ("Hello there.", "Good morning, smith!", "Hail, traveller.")? */
 export function greets(line: string): boolean {
-  return GREETING.test(lower(line));
+  return GREETING_SAID.test(lower(line));
 }
 
 /** Does the line say goodbye? */
@@ -79,9 +82,9 @@ export function thanksFor(line: string): boolean {
 
 /**
  * Does the line open by reacting to something the partner said: a short question back ("Am I?", "A
- * story? Which one?", "Really?"), thanks, agreement ("It's a deal.", "Right away."), or a follow-on ("Then enjoy it, friend.", "And yet there it goes.")? After a plain
- * line ("Well, well.", "Hm. Go on.") there is nothing to react to, and such a line reads as an answer to
- * someone else.
+ * story? Which one?", "Really?"), thanks, agreement ("It's a deal.", "Right away."), or a follow-on
+ * ("Then enjoy it, friend.", "And yet there it goes.")? After a plain line ("Well, well.", "Hm. Go
+ * on.") there is nothing to react to, and such a line reads as an answer to someone else.
  */
 export function reacts(line: string): boolean {
   const s = lower(line);

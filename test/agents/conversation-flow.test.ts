@@ -21,6 +21,9 @@ describe('kinds of line', () => {
     ['"Hail, traveller."', true],
     ['Say hello to your mother for me.', false],
     ['It was a good day for fishing.', false],
+    ['Morning light is best for fishing.', false],
+    ['Hail flattened the barley last week.', false],
+    ['Good day to you.', true],
   ])('greets: %s -> %s', (line, want) => expect(greets(line)).toBe(want));
 
   it.each([
