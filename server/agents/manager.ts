@@ -509,7 +509,7 @@ export class AgentManager {
     const others = this.names.filter((c) => c.id !== actor && !heard.has(c.id)).map((c) => c.name.replace(/^(?:the|a|an)\s+/i, ''));
     if (!others.length) return false;
     const lower = words.toLowerCase();
-    const named = others.filter((n) => mentions(lower, n) === 2);
+    const named = others.filter((n) => lower.includes(n.toLowerCase()) && mentions(lower, n) === 2);
     return named.length > 0 && vocativeTemplate(words, named) !== undefined;
   }
 
