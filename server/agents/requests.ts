@@ -341,10 +341,10 @@ function stepCommand(raw: string, partner: string, last: string | undefined): St
     object = objPart;
     command = `${verb} ${sub(rest)}`;
   }
-  if (object !== undefined && !last && PRONOUN_OBJ.test(object.trim())) return null;
+  const pronoun = object !== undefined && PRONOUN_OBJ.test(object.trim());
+  if (pronoun && !last) return null;
   const resolvedObject = object ? sub(object) : undefined;
   const kind = givesToPartner && object ? kindOf(object) : undefined;
-  const pronoun = object !== undefined && PRONOUN_OBJ.test(object.trim());
   return { command, object: resolvedObject && !/^(me|us)$/.test(resolvedObject) ? resolvedObject : undefined, verb, givesToPartner, ...(kind ? { kind } : {}), ...(spared && !kind ? { mustBeHere: true } : {}), ...(pronoun ? { pronoun } : {}) };
 }
 
