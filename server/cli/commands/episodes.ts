@@ -42,7 +42,7 @@ export const episodesCommand: Command = {
     '',
     `  --world FILE      world file or directory (default: the bundled world, ${DEFAULT_WORLD})`,
     '  --n N             episodes to play',
-    '  --turns T         turns per episode (alternating speakers)',
+    '  --turns T         turns per episode (alternating speakers; fewer when a character dies or both have said goodbye)',
     '  --seed S          random seed (default 1)',
     '  --out FILE        where to write (default: JSONL on standard output); with --format parlai,',
     '                    FILE.dialogue.txt, FILE.action.txt and FILE.emote.txt (the format lightmud eval reads)',
