@@ -1,9 +1,9 @@
 /**
  * Word associations between what a character hears and what it says back, learned by counting the
  * training split's exchanges: pointwise mutual information (PMI) between the words of a source
- * (the partner's last line, the speaker's own last line, the speaker's persona) and the words of the
- * reply that followed (and the partner's last action or emote). "where" goes with "north", "road" and "past"; "hungry" with "bread" and
- * "stew"; "fisherman" in a persona with "nets" and "catch"; a line ending in "?" with replies
+ * (the partner's last line, the speaker's own last line, the speaker's persona, the partner's last
+ * action or emote) and the words of the reply that followed. "where" goes with "north", "road" and
+ * "past"; "hungry" with "bread" and "stew"; "fisherman" in a persona with "nets" and "catch"; a line ending in "?" with replies
  * opening "yes" or "no". Unlike the bi-encoder's embeddings these are exact counts of ordinary
  * conversation, and they carry over to settings the encoders never saw.
  *
@@ -68,6 +68,9 @@ export function replyTokens(line: string): string[] {
 function targetBytes(replyWords: number): 2 | 4 {
   return replyWords <= 0xffff ? 2 : 4;
 }
+
+/** Bytes of padding that bring `n` to a multiple of 4. */
+const pad4 = (n: number): number => (4 - (n % 4)) % 4;
 
 function unique(a: string[]): string[] {
   return a.length < 2 ? a : [...new Set(a)];
@@ -198,18 +201,17 @@ export class Associations {
       sourceWords: this.sourceWords, replyWords: this.replyWords,
       pairs: Object.fromEntries(ASSOCIATION_SOURCES.map((s) => [s, this.tables[s].targets.length])), scale: PMI_SCALE, targetBytes: targetBytes(this.replyWords.length), meta: this.meta,
     }), 'utf8');
-    const pad = (n: number) => (4 - (n % 4)) % 4;
     const chunks: Buffer[] = [];
     const head = Buffer.alloc(12);
     head.write(MAGIC, 0, 'latin1');
     head.writeUInt32LE(FORMAT_VERSION, 4);
     head.writeUInt32LE(header.length, 8);
-    chunks.push(head, header, Buffer.alloc(pad(header.length)));
+    chunks.push(head, header, Buffer.alloc(pad4(header.length)));
     for (const s of ASSOCIATION_SOURCES) {
       const t = this.tables[s];
       chunks.push(Buffer.from(t.offsets.buffer, t.offsets.byteOffset, t.offsets.byteLength));
-      chunks.push(Buffer.from(t.targets.buffer, t.targets.byteOffset, t.targets.byteLength), Buffer.alloc(pad(t.targets.byteLength)));
-      chunks.push(Buffer.from(t.pmi.buffer, t.pmi.byteOffset, t.pmi.byteLength), Buffer.alloc(pad(t.pmi.length)));
+      chunks.push(Buffer.from(t.targets.buffer, t.targets.byteOffset, t.targets.byteLength), Buffer.alloc(pad4(t.targets.byteLength)));
+      chunks.push(Buffer.from(t.pmi.buffer, t.pmi.byteOffset, t.pmi.byteLength), Buffer.alloc(pad4(t.pmi.length)));
     }
     const path = join(dir, ASSOCIATIONS_FILE);
     writeFileSync(path, Buffer.concat(chunks));
@@ -239,7 +241,7 @@ export class Associations {
     }
     if (header.scale !== PMI_SCALE || !Array.isArray(header.sourceWords) || !Array.isArray(header.replyWords) || header.targetBytes !== targetBytes(header.replyWords.length)) throw fail('unexpected header');
     let at = 12 + headerLength;
-    at += (4 - (at % 4)) % 4;
+    at += pad4(at);
     // copies, 4-byte aligned whatever the Buffer pool's offset
     const take = (bytes: number): Buffer => {
       if (at + bytes > buf.length) throw fail('truncated');
@@ -253,7 +255,7 @@ export class Associations {
     };
     const u16 = (count: number) => {
       const b = take(count * 2);
-      at += (4 - ((count * 2) % 4)) % 4;
+      at += pad4(count * 2);
       return new Uint16Array(b.buffer, b.byteOffset, count);
     };
     const tables = {} as Record<AssociationSource, AssociationTable>;
@@ -264,7 +266,7 @@ export class Associations {
       const offsets = u32(words + 1);
       const targets = header.targetBytes === 2 ? u16(pairs!) : u32(pairs!);
       const pmi = new Uint8Array(take(pairs!));
-      at += (4 - (pairs! % 4)) % 4;
+      at += pad4(pairs!);
       for (let i = 0; i < targets.length; i++) if (targets[i]! >= header.replyWords.length) throw fail(`a ${s} pair names reply word ${targets[i]}, beyond the vocabulary`);
       for (let i = 0; i < words; i++) if (offsets[i]! > offsets[i + 1]!) throw fail(`the ${s} offsets go backwards`);
       tables[s] = { offsets, targets, pmi };

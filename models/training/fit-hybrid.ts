@@ -153,7 +153,7 @@ export async function fitHybrid(opts: FitOptions): Promise<HybridModel> {
     fitted['n']![htask] = groups.length;
     opts.log(`hybrid ${htask}: n ${groups.length}, valid Recall@1 cross-fitted ${best.r.toFixed(3)} (L2 ${best.l2}); bi-encoder alone ${bi.toFixed(3)}, IR ${ir.toFixed(3)}${kept ? '' : '; not better held out: the bi-encoder alone ranks this task'}`);
   }
-  if (model.tasks.speech) await fitLive(model, opts.ranker, freq, associations, opts);
+  if (model.tasks.speech) await fitLive(model, opts.ranker, freq, associations, train, opts);
   writeFileSync(join(opts.modelDir, HYBRID_FILE), JSON.stringify(model) + '\n');
   return model;
 }
@@ -172,9 +172,9 @@ const settingOf = (context: string) => /^_setting_name (.*)$/m.exec(context)?.[1
  * out), all chosen without looking at the context, so no feature is biased by how they were
  * chosen. Kept only when, cross-fitted, they beat the speech weights on these groups.
  */
-async function fitLive(model: HybridModel, ranker: Ranker, freq: DocFrequencies, associations: Associations, opts: FitOptions): Promise<void> {
+async function fitLive(model: HybridModel, ranker: Ranker, freq: DocFrequencies, associations: Associations, train: readonly EvalExample[], opts: FitOptions): Promise<void> {
   const bySetting = new Map<string, string[]>();
-  for (const ex of accumulate(readParlaiFile(join(opts.parlai, 'train.dialogue.txt')), 'dialogue')) {
+  for (const ex of train) {
     const k = settingOf(ex.context);
     let list = bySetting.get(k);
     if (!list) bySetting.set(k, (list = []));
