@@ -8,8 +8,10 @@
  * Sizes: 500 clients (100 of them telnet) for 15 s; --quick: 100 clients for 5 s. Override with
  * LOAD_CLIENTS, LOAD_TELNET, LOAD_SECONDS, LOAD_RATE (commands per second per client), LOAD_SYNC (full|normal).
  * Diagnostics: LOAD_NODE_ARGS (node options for the server), LOAD_SERVER_STDERR=FILE, LOAD_TRACE=FILE
- * (every command's send time and latency), LOAD_SPREAD=1 (websocket bots start at random places in
- * their command list instead of all sending the same kind of command in the same second).
+ * (every command's send time and latency), LOAD_LOCKSTEP=1 (a stress variant: every websocket bot starts
+ * at the top of its command list, so all of them send the same kind of command in the same second: at
+ * 2,000 clients, 1,600 go east in one second; by default each starts at a random place, as independent
+ * players do).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -243,10 +245,10 @@ export default async function load(ctx: BenchContext): Promise<void> {
     for (let i = 0; i < clients; i++) {
       const useTelnet = t < telnet && i % every === 0;
       if (useTelnet) t++;
-      // LOAD_SPREAD=1: each websocket bot starts at a random place in the command list, so the kinds of
-      // command mix within each second; by default they all send the same kind in the same second (all
-      // 1,600 go east in one second at 2,000 clients).
-      const start = env.LOAD_SPREAD === '1' ? Math.floor(Math.random() * WS_COMMANDS.length) : 0;
+      // Each websocket bot starts at a random place in the command list, so the kinds of command mix within
+      // each second, as with independent players. LOAD_LOCKSTEP=1: they all start at the top and send the
+      // same kind in the same second (all 1,600 go east in one second at 2,000 clients).
+      const start = env.LOAD_LOCKSTEP === '1' ? 0 : Math.floor(Math.random() * WS_COMMANDS.length);
       bots.push(useTelnet ? telnetBot(child.telnetPort, characterIds[i]!) : wsBot(url, characterIds[i]!, start));
     }
     const loginStart = performance.now();
@@ -295,7 +297,7 @@ export default async function load(ctx: BenchContext): Promise<void> {
     clientLoop.disable();
     if (trace) writeFileSync(env.LOAD_TRACE!, `${trace.join('\n')}\n`);
     ctx.report({
-      bench: `load_${clients}`, clients, websocket: clients - telnet, telnet, rate_per_client: rate, seconds, sync,
+      bench: `load_${clients}`, clients, websocket: clients - telnet, telnet, rate_per_client: rate, seconds, sync, commands_mixed: env.LOAD_LOCKSTEP !== '1',
       commands: sent, acknowledged: all.length, refused, unanswered: sent - all.length - refused,
       p50_ms: percentile(all, 50), p99_ms: percentile(all, 99), max_ms: Math.max(...all),
       ws_p99_ms: percentile(latencies.websocket, 99), telnet_p99_ms: percentile(latencies.telnet, 99),
