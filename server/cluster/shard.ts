@@ -39,6 +39,8 @@ export interface ShardOptions {
   healthMs?: number;
   /** How many answers to remember for resends (default 10,000). */
   remember?: number;
+  /** While another shard holds the world: how long to wait between tries of its lock (default 250 ms; asked before each wait). */
+  standbyPollMs?: () => number;
 }
 
 /** The answer to a resend that reached another shard than the first try. */
@@ -68,7 +70,7 @@ export class Shard {
   static async start(opts: ShardOptions): Promise<Shard> {
     if (!opts.config.pg) throw new Error('a shard keeps its world in PostgreSQL: --db postgres://...');
     const shard = new Shard(opts);
-    serveGame(shard.channel());
+    serveGame(shard.channel(), { owner: `shard ${shard.instance} pid ${process.pid}`, ...(opts.standbyPollMs ? { pollMs: opts.standbyPollMs } : {}) });
     shard.info = await shard.call<OpenInfo>({ op: 'open', config: opts.config, watch: [] });
     shard.stopServing = opts.bus.serve(gameSubject(opts.world), (body) => shard.answer(body));
     shard.publish({ kind: 'started', shard: shard.instance });

@@ -79,6 +79,13 @@ function findNode<T extends { id: string; name: string }>(nodes: T[], query: str
   return { ok: false, message: `Nothing called "${query}".` };
 }
 
+/** How a PostgreSQL world's store behaves while another server holds the world (PgStore's options of the same names). */
+export interface StandbyOptions {
+  onWait?: (holder: string) => void;
+  pollMs?: number | (() => number);
+  owner?: string;
+}
+
 /** An executed command waiting for its commit; row null: not logged (a read while the database cannot be written, or a refusal). */
 interface PendingCommand {
   row: NewEvent | null;
@@ -141,11 +148,11 @@ export class GameHost {
   }
 
   /** Open either store (PostgreSQL when config.pg is set: its lock taken, or waited for when config.pg.wait) and bring back the last state. */
-  static async openAsync(config: HostConfig, opts: { onWait?: (holder: string) => void } = {}): Promise<GameHost> {
+  static async openAsync(config: HostConfig, opts: StandbyOptions = {}): Promise<GameHost> {
     if (!config.pg) return GameHost.open(config);
     // Loaded only for PostgreSQL: a server on SQLite never loads pg.
     const { PgStore } = await import('../store/pg-store.js');
-    const store = await PgStore.open({ url: config.pg.url, world: config.pg.world, wait: config.pg.wait, onWait: opts.onWait });
+    const store = await PgStore.open({ url: config.pg.url, world: config.pg.world, wait: config.pg.wait, ...opts });
     try {
       return await GameHost.restore(store, config);
     } catch (err) {

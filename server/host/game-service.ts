@@ -6,12 +6,15 @@
  * error the process (or the thread) exits, so whoever watches it restarts from what the database holds.
  */
 import { threadId } from 'node:worker_threads';
-import { GameHost } from './game-host.js';
+import { GameHost, type StandbyOptions } from './game-host.js';
 import type { GameChannel } from './game-channel.js';
 import type { HostRequest, SubmitResult } from './types.js';
 
-/** Serve the game over `channel` until the process ends. */
-export function serveGame(channel: GameChannel): void {
+/**
+ * Serve the game over `channel` until the process ends. `standby`: how a PostgreSQL world waits for its
+ * lock and whom it records as its owner (a shard's; the single-process server leaves the defaults).
+ */
+export function serveGame(channel: GameChannel, standby: Omit<StandbyOptions, 'onWait'> = {}): void {
   let host: GameHost | null = null;
 
   function need(): GameHost {
@@ -49,6 +52,7 @@ export function serveGame(channel: GameChannel): void {
           if (!req.config.pg) return opened(GameHost.open(req.config));
           const world = req.config.pg.world;
           return GameHost.openAsync(req.config, {
+            ...standby,
             onWait: (holder) => log('error', `the world "${world}" in PostgreSQL is held by another server; standing by: this server takes it over when that server's connection ends`, { world, holder }),
           }).then(opened);
         };

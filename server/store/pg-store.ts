@@ -5,6 +5,7 @@
  *   lightmud_events    (world, seq) -> one executed command, as the SQLite events table
  *   lightmud_snapshots (world, id)  -> whole-world states; the newest 3 per world are kept
  *   lightmud_meta      (world, key) -> world.source, world.title
+ *   lightmud_world_owners (world) -> who took the world's lock last, and when (a record; the lock fences)
  *
  * Single writer: every write of a world goes through one connection that holds a PostgreSQL session
  * advisory lock for that world (pg_try_advisory_lock(LOCK_CLASS, hashtext(world))). A second server
@@ -57,6 +58,11 @@ CREATE TABLE IF NOT EXISTS lightmud_events (
   cause   TEXT,
   PRIMARY KEY (world, seq)
 );
+CREATE TABLE IF NOT EXISTS lightmud_world_owners (
+  world TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  since BIGINT NOT NULL
+);
 `;
 
 /** Another server holds the world's lock. */
@@ -93,8 +99,13 @@ export interface PgStoreOptions {
   wait?: boolean;
   /** Called once when the store starts waiting, with who holds the lock. */
   onWait?: (holder: string) => void;
-  /** How often a waiting store tries the lock (default 250 ms). */
-  pollMs?: number;
+  /**
+   * How long a waiting store waits between tries of the lock (default 250 ms); a function is asked before
+   * each wait (a shard that serves more worlds waits longer, so a freed world goes to the least loaded).
+   */
+  pollMs?: number | (() => number);
+  /** Who writes the world once the lock is taken, recorded in lightmud_world_owners (default: this connection's application name). */
+  owner?: string;
   /** Give up waiting (for tests and shutdown). */
   signal?: AbortSignal;
 }
@@ -133,7 +144,8 @@ export class PgStore implements GameStore {
   /** Connect, take the world's lock (or refuse, or wait for it), make the tables, and load what the host reads back. */
   static async open(opts: PgStoreOptions): Promise<PgStore> {
     const world = opts.world ?? DEFAULT_PG_WORLD;
-    const client = new pg.Client({ connectionString: opts.url, application_name: `lightmud pid ${process.pid} world ${world}`.slice(0, 63), keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+    const appName = `lightmud pid ${process.pid} world ${world}`.slice(0, 63);
+    const client = new pg.Client({ connectionString: opts.url, application_name: appName, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     let store: PgStore | null = null;
     let early: Error | null = null;
     // A connection that dies emits 'error' (and would otherwise crash the process): the store is fenced from then on.
@@ -161,11 +173,17 @@ export class PgStore implements GameStore {
           opts.onWait?.(holder);
         }
         if (opts.signal?.aborted) throw new WorldLockedError(world, holder);
-        await sleep(opts.pollMs ?? 250);
+        await sleep(typeof opts.pollMs === 'function' ? opts.pollMs() : opts.pollMs ?? 250);
       }
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK_CLASS + 1]);
       await client.query(SCHEMA);
+      // Who writes the world now, for people and tools (lightmud cluster worlds); the lock, not this row, fences.
+      await client.query(
+        `INSERT INTO lightmud_world_owners (world, owner, since) VALUES ($1, $2, $3)
+         ON CONFLICT (world) DO UPDATE SET owner = EXCLUDED.owner, since = EXCLUDED.since`,
+        [world, opts.owner ?? appName, Date.now()],
+      );
       await client.query('COMMIT');
       const mirror = await PgStore.load(client, world);
       store = new PgStore(client, world, mirror, opts.url);

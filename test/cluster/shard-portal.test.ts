@@ -18,16 +18,11 @@ import { natsSkip, startNats, type RunningNats } from '../server/nats.js';
 import { postgresBinDir, startPostgres, type RunningPostgres } from '../server/stores.js';
 import { startTestServer, tempDir, writeLittleWorld, WsClient, type TestServer } from '../server/helpers.js';
 import { LightmudProcess, startShard } from './processes.js';
+import { attempt } from './players.js';
 
 const quiet = { info() {}, warn() {} };
 const skip = natsSkip() || (postgresBinDir() ? false : 'PostgreSQL is not installed: the cluster tests are skipped');
 const BIN = new URL('../../bin/lightmud.mjs', import.meta.url).pathname;
-
-/** Send a command; the frame that answers it: its result observation, or an error. */
-async function attempt(c: WsClient, text: string, id: string): Promise<ServerFrame> {
-  c.send({ type: 'command', text, id });
-  return c.next((f) => (f.type === 'observation' || f.type === 'error') && 'id' in f && f.id === id, `the answer to "${text}"`);
-}
 
 describe.skipIf(skip)('a shard and its portals over NATS, the world in PostgreSQL', () => {
   let nats: RunningNats;

@@ -2,7 +2,9 @@ import type { Command } from '../command.js';
 import { intOption, parseOptions, UsageError } from '../command.js';
 import { openBus, parseBusUrl } from '../../bus/open-bus.js';
 import { isPostgresUrl } from '../../store/store.js';
-import { Shard, type ShardLog } from '../../cluster/shard.js';
+import { listPgWorlds } from '../../store/pg-worlds.js';
+import type { ShardLog } from '../../cluster/shard.js';
+import { ShardSet } from '../../cluster/shard-set.js';
 import { WORLD_ID } from '../../cluster/subjects.js';
 
 /** One JSON line a record on stdout, as the server's json log format (pino's fields: level as a number, time, msg). */
@@ -16,38 +18,53 @@ function jsonLog(quiet: boolean): ShardLog {
 
 export const shardCommand: Command = {
   name: 'shard',
-  summary: 'run one world of a cluster: its game, over NATS, its state in PostgreSQL (portals: serve --remote)',
+  summary: 'run worlds of a cluster: their games, over NATS, their state in PostgreSQL (portals: serve --remote)',
   usage: [
-    'usage: lightmud shard --bus nats://HOST:PORT --db postgres://... --world-id NAME [--world FILE] [--fresh] [options]',
+    'usage: lightmud shard --bus nats://HOST:PORT --db postgres://... --world-id NAME[,NAME...] [--world FILE] [--fresh] [options]',
+    '       lightmud shard --list --db postgres://...',
     '',
-    'Runs the game of one world and answers its portals (lightmud serve --remote) over a NATS server. The',
-    'world (event log, snapshots) is in PostgreSQL; every command is acknowledged after its COMMIT. One shard',
-    'writes a world: it holds the world\'s advisory lock; a second shard for the same world stands by (or,',
-    'with --refuse-if-held, exits 1) and takes over when the first one\'s database connection ends.',
-    'A shard that loses its database connection (and so the lock) stops writing and exits 1.',
-    'SIGINT / SIGTERM: the world is saved, exit 0. See "Running a cluster" in README.md.',
+    'Runs the games of one or more worlds and answers their portals (lightmud serve --remote) over a NATS',
+    'server. Each world (event log, snapshots) is in PostgreSQL; every command is acknowledged after its',
+    'COMMIT. One shard writes a world: it holds the world\'s advisory lock; another shard started with the',
+    'same world stands by for it (or, with --refuse-if-held, exits 1) and takes it over by itself when the',
+    'first one\'s database connection ends (a shard serving more worlds tries less often, so a dead shard\'s',
+    'worlds go mostly to the least loaded). Start every shard with every world to have each world fail over.',
+    'A shard that loses a world\'s database connection (and so the lock) stops writing and exits 1.',
+    'SIGINT / SIGTERM: the worlds are saved, exit 0. See "Running a cluster" in README.md.',
     '',
     '  --bus nats://HOST:PORT     the NATS server the portals use (the shard does not start without it)',
     '  --db postgres://USER:PASSWORD@HOST:PORT/DATABASE',
     '                             the PostgreSQL database that keeps the world',
-    '  --world-id NAME            the world: its name in the database and on the bus (letters, digits, _ or -)',
-    '  --world FILE               world file or directory for a new world (default: the bundled world); the',
-    '                             database remembers its world',
-    '  --fresh                    start the world anew from its file, discarding its saved state',
+    '  --world-id NAME[,NAME...]  the worlds: their names in the database and on the bus (letters, digits, _',
+    '                             or -), comma-separated',
+    '  --world FILE               world file or directory for a world new to the database (default: the',
+    '                             bundled world); the database remembers each world',
+    '  --fresh                    start the worlds anew from the file, discarding their saved state',
     '  --snapshot-every N         commands between world snapshots (default 5000)',
-    '  --refuse-if-held           exit 1 at once when another shard holds the world, instead of standing by',
+    '  --refuse-if-held           exit 1 at once when another shard holds a world, instead of standing by',
     '  --quiet                    log warnings and errors only',
+    '  --list                     print the database\'s worlds, one a line: name, last event, who writes it now',
+    '                             (the lock\'s holder, or "no writer"), and which shard took it last, then exit',
   ].join('\n'),
   async run(args) {
     const { opts: o, rest } = parseOptions(args, {
-      bus: 'string', db: 'string', 'world-id': 'string', world: 'string', fresh: 'boolean', 'snapshot-every': 'string', 'refuse-if-held': 'boolean', quiet: 'boolean',
+      bus: 'string', db: 'string', 'world-id': 'string', world: 'string', fresh: 'boolean', 'snapshot-every': 'string', 'refuse-if-held': 'boolean', quiet: 'boolean', list: 'boolean',
     });
     if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
+    if (o.list) {
+      if (o.db === undefined || !isPostgresUrl(o.db)) throw new UsageError('--list needs --db postgres://...');
+      for (const w of await listPgWorlds(o.db)) {
+        const owner = w.owner ? `taken last by ${w.owner} at ${new Date(w.since!).toISOString()}` : 'never taken by a shard';
+        console.log(`${w.world}\tevents ${w.seq}\t${w.held ? `written by "${w.holder}"` : 'no writer'}\t${owner}`);
+      }
+      return 0;
+    }
     if (o.bus === undefined) throw new UsageError('--bus nats://HOST:PORT is required: the portals reach the shard through it');
     if (o.db === undefined || !isPostgresUrl(o.db)) throw new UsageError(`--db postgres://... is required: a shard keeps its world in PostgreSQL${o.db === undefined ? '' : ` (not "${o.db}")`}`);
-    if (o['world-id'] === undefined) throw new UsageError('--world-id NAME is required: which world this shard runs');
-    const world = o['world-id'];
-    if (!WORLD_ID.test(world)) throw new UsageError(`--world-id is 1 to 64 letters, digits, _ or -, not "${world}"`);
+    if (o['world-id'] === undefined) throw new UsageError('--world-id NAME[,NAME...] is required: which worlds this shard runs');
+    const worlds = o['world-id'].split(',').map((w) => w.trim());
+    for (const world of worlds) if (!WORLD_ID.test(world)) throw new UsageError(`--world-id is 1 to 64 letters, digits, _ or -, not "${world}"`);
+    if (new Set(worlds).size !== worlds.length) throw new UsageError(`--world-id names a world twice: ${worlds.join(',')}`);
     let busUrl: string;
     try {
       busUrl = parseBusUrl(o.bus);
@@ -57,33 +74,34 @@ export const shardCommand: Command = {
     const snapshotEvery = intOption(o['snapshot-every'], 'snapshot-every', 5000);
     if (snapshotEvery < 1) throw new UsageError(`--snapshot-every must be 1 or more, got ${snapshotEvery}`);
     const log = jsonLog(o.quiet === true);
-    const bus = await openBus(busUrl, log, `lightmud shard ${world}`);
-    let shard: Shard;
-    try {
-      log.info({ world, bus: bus.name }, 'opening the world (standing by while another shard holds it)');
-      shard = await Shard.start({
-        bus, world, log,
-        // The game host keeps nothing of a PostgreSQL world in SQLite (config.db is not opened); '' would fail loudly if it were.
-        config: { db: '', pg: { url: o.db, world, wait: o['refuse-if-held'] !== true }, ...(o.world ? { world: o.world } : {}), fresh: o.fresh === true, snapshotEvery },
-      });
-    } catch (err) {
-      await bus.close();
-      throw err;
-    }
-    log.info({ world, title: shard.info.title, restored: shard.info.restored, replayed: shard.info.replayed, seq: shard.info.seq, shard: shard.instance }, 'serving the world on the bus');
+    const bus = await openBus(busUrl, log, `lightmud shard ${worlds.join(',')}`);
+    const set = new ShardSet({
+      bus, worlds, log,
+      // The game host keeps nothing of a PostgreSQL world in SQLite (config.db is not opened); '' would fail loudly if it were.
+      config: (world) => ({ db: '', pg: { url: o.db!, world, wait: o['refuse-if-held'] !== true }, ...(o.world ? { world: o.world } : {}), fresh: o.fresh === true, snapshotEvery }),
+    });
+    log.info({ worlds, bus: bus.name }, 'opening the worlds (standing by for those another shard holds)');
+    const started = set.start((world, shard) => {
+      log.info({ world, title: shard.info.title, restored: shard.info.restored, replayed: shard.info.replayed, seq: shard.info.seq, shard: shard.instance, serving: set.serving }, 'serving the world on the bus');
+    });
     return new Promise<number>((resolve) => {
       let stopping = false;
-      const stop = (signal: string) => {
+      const stop = (why: object, msg: string, code: number) => {
         if (stopping) process.exit(1);
         stopping = true;
-        log.info({ signal }, 'signal received; saving the world and stopping');
-        shard.close().then(() => bus.close()).then(() => resolve(0), (err: unknown) => {
+        (code ? log.error : log.info)(why, msg);
+        set.close().then(() => bus.close()).then(() => resolve(code), (err: unknown) => {
           log.error({ err: (err as Error).message }, 'shutdown failed');
           resolve(1);
         });
       };
-      process.once('SIGINT', () => stop('SIGINT'));
-      process.once('SIGTERM', () => stop('SIGTERM'));
+      // A world that cannot be opened (held, with --refuse-if-held; the database unreachable) stops the shard.
+      started.catch((err: unknown) => {
+        process.stderr.write(`lightmud shard: ${(err as Error).message}\n`);
+        stop({ err: (err as Error).message }, 'a world could not be opened; stopping', 1);
+      });
+      process.once('SIGINT', () => stop({ signal: 'SIGINT' }, 'signal received; saving the worlds and stopping', 0));
+      process.once('SIGTERM', () => stop({ signal: 'SIGTERM' }, 'signal received; saving the worlds and stopping', 0));
     }).then((code) => {
       setTimeout(() => process.exit(code), 1000).unref();
       return code;
