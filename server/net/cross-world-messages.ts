@@ -6,8 +6,10 @@
  *
  * Subjects:
  *   lightmud.presence           published: a world is here (at start, on a new world, every heartbeat) or gone (at close)
- *   lightmud.world.ID.who       request: that world's players
- *   lightmud.world.ID.tell      request: deliver a tell to one of its players
+ *   lightmud.world.ID.who       request: is a server of that world on the bus (every one of them may answer; the first is taken)
+ *   lightmud.world.ID.tell      request: deliver a tell to one of its players (a server that does not name its portal)
+ *   lightmud.world.ID.portal.P.who   request: the players on that world's portal P (a world of a cluster has several)
+ *   lightmud.world.ID.portal.P.tell  request: deliver a tell to one of portal P's players
  */
 import type { BusBody } from '../bus/bus.js';
 import { cleanText } from './clean-text.js';
@@ -16,6 +18,8 @@ import type { WhoLineEntry } from './who-lines.js';
 export const PRESENCE_SUBJECT = 'lightmud.presence';
 export const whoSubject = (world: string): string => `lightmud.world.${world}.who`;
 export const tellSubject = (world: string): string => `lightmud.world.${world}.tell`;
+export const portalWhoSubject = (world: string, portal: string): string => `lightmud.world.${world}.portal.${portal}.who`;
+export const portalTellSubject = (world: string, portal: string): string => `lightmud.world.${world}.portal.${portal}.tell`;
 
 /** The longest tell text carried between worlds. */
 export const MAX_TELL_TEXT = 2000;
@@ -26,12 +30,18 @@ export interface Presence {
   kind: 'here' | 'gone';
   world: string;
   title: string;
+  /** Which of the world's servers: its portal id (null: a server that does not say, asked on the world's own subjects). */
+  portal: string | null;
+  /** One of several portals of a cluster's world (lightmud serve --remote): other servers of the same world are expected. */
+  shared: boolean;
 }
 
 export interface WhoAnswer {
   world: string;
   title: string;
   players: WhoLineEntry[];
+  portal: string | null;
+  shared: boolean;
 }
 
 export interface TellRequest {
@@ -51,12 +61,16 @@ export interface TellAnswer {
 }
 
 const WORLD_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** A portal id: one subject token. */
+export const PORTAL_ID = /^[A-Za-z0-9_-]{1,40}$/;
+const portalOf = (x: unknown): string | null => (typeof x === 'string' && PORTAL_ID.test(x) ? x : null);
 
 const str = (x: unknown, max: number): string | null => (typeof x === 'string' && x.length > 0 ? cleanText(x).slice(0, max) : null);
 
 export function readPresence(b: BusBody): Presence | null {
   if ((b.kind !== 'here' && b.kind !== 'gone') || typeof b.world !== 'string' || !WORLD_ID.test(b.world)) return null;
-  return { kind: b.kind, world: b.world, title: str(b.title, MAX_NAME) ?? b.world };
+  if (b.portal !== undefined && !portalOf(b.portal)) return null;
+  return { kind: b.kind, world: b.world, title: str(b.title, MAX_NAME) ?? b.world, portal: portalOf(b.portal), shared: b.shared === true };
 }
 
 function readPlayer(x: unknown): WhoLineEntry | null {
@@ -72,7 +86,7 @@ export function readWhoAnswer(b: BusBody): WhoAnswer | null {
   if (typeof b.world !== 'string' || !WORLD_ID.test(b.world) || !Array.isArray(b.players)) return null;
   const players = b.players.slice(0, MAX_PLAYERS).map(readPlayer);
   if (players.some((p) => p === null)) return null;
-  return { world: b.world, title: str(b.title, MAX_NAME) ?? b.world, players: players as WhoLineEntry[] };
+  return { world: b.world, title: str(b.title, MAX_NAME) ?? b.world, players: players as WhoLineEntry[], portal: portalOf(b.portal), shared: b.shared === true };
 }
 
 export function readTellRequest(b: BusBody): TellRequest | null {

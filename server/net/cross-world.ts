@@ -4,6 +4,11 @@
  * reaches a player of another world when nobody of that name is in this one. It lives in the network
  * layer: the engine knows nothing of other worlds, and nothing here touches a world's state or store.
  *
+ * A world of a cluster has several servers, its portals (lightmud serve --remote, `shared`): each says
+ * it is here with its portal id and answers for its own players on its portal's subjects; `who` merges
+ * a world's portals (this world's fellow portals into "this world"), and a tell goes to the portal
+ * that has the player.
+ *
  * Nothing that crosses the bus is durable or logged: a tell to another world is a message of the
  * moment, lost if the bus is down (the sender is told). A world that does not answer within
  * `timeoutMs` is named as not answering; nothing waits longer.
@@ -11,14 +16,15 @@
 import { BusNoResponderError, BusTimeoutError, BusUnavailableError, type Bus, type BusBody } from '../bus/bus.js';
 import type { Log } from '../host/host.js';
 import type { CrossWorldOptions } from './limits.js';
+import { randomBytes } from 'node:crypto';
 import {
-  PRESENCE_SUBJECT, readPresence, readTellAnswer, readTellRequest, readWhoAnswer, tellSubject, whoSubject,
+  PRESENCE_SUBJECT, portalTellSubject, portalWhoSubject, readPresence, readTellAnswer, readTellRequest, readWhoAnswer, tellSubject, whoSubject,
   type TellAnswer, type WhoAnswer,
 } from './cross-world-messages.js';
 import type { Portal } from './portal.js';
 import { matchTellTarget } from './tell-target.js';
 import { whoLine, type WhoLineEntry } from './who-lines.js';
-import { WorldRoster } from './world-roster.js';
+import { WorldRoster, type RosterEntry } from './world-roster.js';
 
 export type { CrossWorldOptions };
 
@@ -31,8 +37,10 @@ export interface CrossWorldDeps {
   broadcast(text: string): void;
 }
 
-/** What `who` knows of one world. */
-type WorldWho = { world: string; title: string } & ({ state: 'answered'; players: WhoLineEntry[] } | { state: 'not answering' | 'gone' });
+/** What `who` heard from one server (a world, or one portal of a cluster's world). */
+type ServerWho = { entry: RosterEntry } & ({ state: 'answered'; players: WhoLineEntry[]; title: string } | { state: 'not answering' | 'gone' });
+/** What `who` knows of one other world: its servers' answers together. */
+type WorldWho = { world: string; title: string; servers: ServerWho[] } & ({ state: 'answered'; players: WhoLineEntry[]; silent: number } | { state: 'not answering' | 'gone' });
 
 export const BUS_DOWN_NOTICE = 'Cross-world talk is unavailable: the bus between the worlds is down. This world plays on as before.';
 export const BUS_BACK_NOTICE = 'Cross-world talk is back: who and tell reach the other worlds again.';
@@ -41,6 +49,10 @@ export class CrossWorld {
   readonly bus: Bus;
   readonly world: string;
   readonly timeoutMs: number;
+  /** One of several portals of a cluster's world (lightmud serve --remote). */
+  readonly shared: boolean;
+  /** This server's id among its world's servers (one subject token). */
+  readonly portalId: string;
   private readonly heartbeatMs: number;
   private readonly roster: WorldRoster;
   private unsubscribe: (() => void)[] = [];
@@ -52,7 +64,9 @@ export class CrossWorld {
     this.world = opts.world;
     this.timeoutMs = opts.timeoutMs ?? 500;
     this.heartbeatMs = opts.heartbeatMs ?? 2000;
-    this.roster = new WorldRoster(this.world, this.heartbeatMs * 30);
+    this.shared = opts.shared === true;
+    this.portalId = `p${randomBytes(6).toString('hex')}`;
+    this.roster = new WorldRoster({ world: this.world, portal: this.portalId }, this.heartbeatMs * 30);
   }
 
   /** Join the bus: refuse if another server already serves a world of this name there; then answer and announce. */
@@ -60,14 +74,21 @@ export class CrossWorld {
     if (!this.bus.up) throw new Error(`the bus (${this.bus.name}) is down`);
     try {
       const other = readWhoAnswer(await this.bus.request(whoSubject(this.world), { from: this.world }, this.timeoutMs));
-      throw new Error(`a world called "${this.world}" is already on the bus (${this.bus.name})${other ? `: ${other.title}` : ''}; give this one another --world-id`);
+      // Portals of one cluster world (each --remote) share its name; nothing else does.
+      if (!(this.shared && other?.shared)) {
+        const why = this.shared ? ' (a server that runs that world itself, not a portal of its shard)' : other?.shared ? ' (as a world of a cluster, with portals)' : '';
+        throw new Error(`a world called "${this.world}" is already on the bus (${this.bus.name})${other ? `: ${other.title}` : ''}${why}; give this one another --world-id`);
+      }
     } catch (err) {
       if (!(err instanceof BusNoResponderError || err instanceof BusTimeoutError)) throw err;
     }
     this.unsubscribe.push(
       this.bus.subscribe(PRESENCE_SUBJECT, (body) => this.onPresence(body)),
       this.bus.serve(whoSubject(this.world), () => this.whoAnswer()),
-      this.bus.serve(tellSubject(this.world), (body) => this.deliverTell(body)),
+      this.bus.serve(portalWhoSubject(this.world, this.portalId), () => this.whoAnswer()),
+      this.bus.serve(portalTellSubject(this.world, this.portalId), (body) => this.deliverTell(body)),
+      // A world's own tell subject only where one server has every player of the world.
+      ...(this.shared ? [] : [this.bus.serve(tellSubject(this.world), (body) => this.deliverTell(body))]),
       this.bus.onStatus((up) => this.onStatus(up)),
     );
     this.announce('here');
@@ -76,7 +97,7 @@ export class CrossWorld {
   }
 
   private announce(kind: 'here' | 'gone'): void {
-    this.bus.publish(PRESENCE_SUBJECT, { kind, world: this.world, title: this.deps.title() });
+    this.bus.publish(PRESENCE_SUBJECT, { kind, world: this.world, title: this.deps.title(), portal: this.portalId, shared: this.shared });
   }
 
   private onPresence(body: BusBody): void {
@@ -90,7 +111,8 @@ export class CrossWorld {
     if (this.closed) return;
     if (up) this.announce('here');
     this.deps.log.warn({ bus: this.bus.name, up }, up ? 'cross-world talk is back' : 'cross-world talk is unavailable: the bus is down');
-    this.deps.broadcast(up ? BUS_BACK_NOTICE : BUS_DOWN_NOTICE);
+    // A portal's world is on the bus too: its players are told by each command that the world is unavailable.
+    if (!this.shared) this.deps.broadcast(up ? BUS_BACK_NOTICE : BUS_DOWN_NOTICE);
   }
 
   private localPlayers(): WhoLineEntry[] {
@@ -98,7 +120,7 @@ export class CrossWorld {
   }
 
   private whoAnswer(): BusBody {
-    return { world: this.world, title: this.deps.title(), players: this.localPlayers() } satisfies WhoAnswer;
+    return { world: this.world, title: this.deps.title(), players: this.localPlayers(), portal: this.portalId, shared: this.shared } satisfies WhoAnswer;
   }
 
   private deliverTell(body: BusBody): BusBody {
@@ -115,35 +137,61 @@ export class CrossWorld {
     return { delivered: true, name: session.character.name } satisfies TellAnswer;
   }
 
-  /** Every other world's answer (or why none), in parallel, each within the timeout. */
-  private async gather(): Promise<WorldWho[]> {
-    return Promise.all(this.roster.others().map(async (e): Promise<WorldWho> => {
-      const base = { world: e.world, title: e.title };
-      if (e.state === 'gone') return { ...base, state: 'gone' };
+  /** Every other server's answer (or why none), in parallel, each within the timeout. */
+  private async ask(): Promise<ServerWho[]> {
+    return Promise.all(this.roster.others().map(async (entry): Promise<ServerWho> => {
+      if (entry.state === 'gone') return { entry, state: 'gone' };
+      const subject = entry.portal ? portalWhoSubject(entry.world, entry.portal) : whoSubject(entry.world);
       try {
-        const a = readWhoAnswer(await this.bus.request(whoSubject(e.world), { from: this.world }, this.timeoutMs));
-        if (!a) {
-          this.deps.log.warn({ world: e.world }, 'a who answer of the wrong shape on the bus was dropped');
-          return { ...base, state: 'not answering' };
+        const a = readWhoAnswer(await this.bus.request(subject, { from: this.world }, this.timeoutMs));
+        if (!a || a.world !== entry.world) {
+          this.deps.log.warn({ world: entry.world }, 'a who answer of the wrong shape on the bus was dropped');
+          return { entry, state: 'not answering' };
         }
-        return { world: a.world, title: a.title, state: 'answered', players: a.players };
+        return { entry, state: 'answered', title: a.title, players: a.players };
       } catch {
-        return { ...base, state: 'not answering' };
+        return { entry, state: 'not answering' };
       }
     }));
   }
 
-  /** The `who` text: this world's players, then each other world's (or why not). */
+  /** The servers' answers, this world's fellow portals apart and the other worlds each with its servers together. */
+  private async gather(): Promise<{ fellows: ServerWho[]; others: WorldWho[] }> {
+    const heard = await this.ask();
+    const byWorld = new Map<string, ServerWho[]>();
+    for (const h of heard) if (h.entry.world !== this.world) byWorld.set(h.entry.world, [...(byWorld.get(h.entry.world) ?? []), h]);
+    const others = [...byWorld].map(([world, servers]): WorldWho => {
+      const answered = servers.filter((x): x is Extract<ServerWho, { state: 'answered' }> => x.state === 'answered');
+      const title = answered[0]?.title ?? servers[0]!.entry.title;
+      if (answered.length) {
+        const silent = servers.filter((x) => x.state === 'not answering').length;
+        return { world, title, servers, state: 'answered', players: answered.flatMap((x) => x.players), silent };
+      }
+      return { world, title, servers, state: servers.every((x) => x.state === 'gone') ? 'gone' : 'not answering' };
+    });
+    return { fellows: heard.filter((h) => h.entry.world === this.world), others };
+  }
+
+  /** The `who` text: this world's players (on every one of its portals), then each other world's (or why not). */
   async who(): Promise<string> {
-    const here = this.localPlayers();
-    const own = [`${this.deps.title()} (this world, ${this.world}): ${here.length} playing`, ...here.map(whoLine)];
-    if (!this.bus.up) return [`${here.length} playing here:`, ...own, `Other worlds: unknown; cross-world talk is unavailable (the bus, ${this.bus.name}, is down).`].join('\n');
-    const others = await this.gather();
+    const mine = this.localPlayers();
+    if (!this.bus.up) {
+      const own = [`${this.deps.title()} (this world, ${this.world}): ${mine.length} playing${this.shared ? ' on this portal' : ''}`, ...mine.map(whoLine)];
+      return [`${mine.length} playing here:`, ...own, `Other ${this.shared ? 'portals and worlds' : 'worlds'}: unknown; cross-world talk is unavailable (the bus, ${this.bus.name}, is down).`].join('\n');
+    }
+    const { fellows, others } = await this.gather();
+    const here = [...mine, ...fellows.flatMap((f) => (f.state === 'answered' ? f.players : []))];
+    const silentFellows = fellows.filter((f) => f.state === 'not answering').length;
     const answered = others.filter((w) => w.state === 'answered');
     const total = here.length + answered.reduce((n, w) => n + w.players.length, 0);
-    const lines = [`${total} playing in ${answered.length + 1} world${answered.length ? 's' : ''}:`, ...own];
+    const portalNote = (silent: number) => (silent ? ` (${silent} of its portals did not answer)` : '');
+    const lines = [
+      `${total} playing in ${answered.length + 1} world${answered.length ? 's' : ''}:`,
+      `${this.deps.title()} (this world, ${this.world}): ${here.length} playing${portalNote(silentFellows)}`,
+      ...here.map(whoLine),
+    ];
     for (const w of others) {
-      if (w.state === 'answered') lines.push(`${w.title} (${w.world}): ${w.players.length} playing`, ...w.players.map(whoLine));
+      if (w.state === 'answered') lines.push(`${w.title} (${w.world}): ${w.players.length} playing${portalNote(w.silent)}`, ...w.players.map(whoLine));
       else if (w.state === 'gone') lines.push(`${w.title} (${w.world}): gone (its server stopped)`);
       else lines.push(`${w.title} (${w.world}): not answering`);
     }
@@ -162,23 +210,31 @@ export class CrossWorld {
     if (!this.bus.up) {
       return { ok: false, text: `Nobody called "${guess}" is here, and cross-world talk is unavailable right now (the bus between the worlds is down), so the other worlds cannot be asked.` };
     }
-    const others = await this.gather();
+    const { others } = await this.gather();
     const answered = others.filter((w): w is Extract<WorldWho, { state: 'answered' }> => w.state === 'answered');
     const silent = others.filter((w) => w.state === 'not answering').map((w) => `${w.title} (${w.world})`);
     const silentNote = silent.length ? ` (${silent.join(', ')} did not answer.)` : '';
-    const target = matchTellTarget(line, answered.map((w) => ({ world: w.world, names: w.players.flatMap((p) => (p.account ? [p.name, p.account] : [p.name])) })));
+    const namesOf = (players: WhoLineEntry[]) => players.flatMap((p) => (p.account ? [p.name, p.account] : [p.name]));
+    const target = matchTellTarget(line, answered.map((w) => ({ world: w.world, names: namesOf(w.players) })));
     if (!target) return { ok: false, text: `Nobody called "${guess}" is playing, in this world or in any other world on the bus.${silentNote}` };
     if (target.worlds.length > 1) {
       return { ok: false, text: `Someone called "${target.name}" is playing in ${target.worlds.join(' and ')}: say which, as in tell ${target.name}@${target.worlds[0]} ${target.text || 'hello'}` };
     }
     if (!target.text) return { ok: false, text: `Tell ${target.name} what?` };
     const world = answered.find((w) => w.world === target.worlds[0])!;
-    let answer: TellAnswer | null;
-    try {
-      answer = readTellAnswer(await this.bus.request(tellSubject(world.world), { from, fromWorld: this.world, fromTitle: this.deps.title(), to: target.name, text: target.text }, this.timeoutMs));
-    } catch (err) {
-      if (err instanceof BusUnavailableError) return { ok: false, text: 'Cross-world talk is unavailable right now (the bus between the worlds is down); your tell was not delivered.' };
-      return { ok: false, text: `${world.title} (${world.world}) did not answer; your tell to ${target.name} was not delivered.` };
+    // The server that listed the player (a cluster world: the portal the player is on).
+    const q = target.name.toLowerCase();
+    const holders = world.servers.filter((x): x is Extract<ServerWho, { state: 'answered' }> => x.state === 'answered' && namesOf(x.players).some((n) => n.toLowerCase() === q));
+    let answer: TellAnswer | null = null;
+    for (const server of holders) {
+      const subject = server.entry.portal ? portalTellSubject(world.world, server.entry.portal) : tellSubject(world.world);
+      try {
+        answer = readTellAnswer(await this.bus.request(subject, { from, fromWorld: this.world, fromTitle: this.deps.title(), to: target.name, text: target.text }, this.timeoutMs));
+      } catch (err) {
+        if (err instanceof BusUnavailableError) return { ok: false, text: 'Cross-world talk is unavailable right now (the bus between the worlds is down); your tell was not delivered.' };
+        return { ok: false, text: `${world.title} (${world.world}) did not answer; your tell to ${target.name} was not delivered.` };
+      }
+      if (!answer || answer.delivered) break;
     }
     if (!answer) return { ok: false, text: `${world.title} (${world.world}) gave an answer that could not be read; your tell may not have been delivered.` };
     if (!answer.delivered) {

@@ -132,6 +132,8 @@ export interface CrossWorldOptions {
   timeoutMs?: number;
   /** How often this world says it is here (default 2 s); a world silent for 30 heartbeats is forgotten. */
   heartbeatMs?: number;
+  /** A portal of a cluster's world (--remote): the world's other portals share its name on the bus. */
+  shared?: boolean;
 }
 
 export const DEFAULT_LIMITS: LimitOptions = {

@@ -72,10 +72,12 @@ describe.skipIf(skip)('two portals, two shards, two worlds: failover by itself u
     expect(b.lines.some(serving('north'))).toBe(false);
 
     // A portal for each world, three players on each, playing from here on.
+    const wsUrl: Record<string, string> = {};
     for (const world of WORLDS) {
       const portal = LightmudProcess.start('serve', ['--remote', '--bus', nats.url, '--world-id', world, '--db', join(tmp.dir, `portal-${world}.db`), '--http-port', '0', '--telnet-port', 'off', '--host', '127.0.0.1', '--bus-timeout', '1000']);
       processes.push(portal);
       const up = await portal.waitFor((l) => l.event === 'listening', `the ${world} portal to listen`);
+      wsUrl[world] = `ws://127.0.0.1:${up.httpPort as number}/ws`;
       for (const character of CHARACTERS) {
         const c = await WsClient.open(`ws://127.0.0.1:${up.httpPort as number}/ws`);
         await c.guest(character);
@@ -85,6 +87,21 @@ describe.skipIf(skip)('two portals, two shards, two worlds: failover by itself u
       }
     }
     await everyonePlays(3);
+
+    // Across the worlds, between portals of different shards: who lists the other world's players, a tell reaches one.
+    const ghost = await WsClient.open(wsUrl.north!);
+    await ghost.guest('ghost');
+    let who = '';
+    for (let i = 0; i < 40 && !who.includes('(south): 3 playing'); i++) {
+      if (i) await new Promise((r) => setTimeout(r, 150));
+      who = (await ghost.command('who')).result.text;
+    }
+    expect(who.split('\n').slice(0, 2)).toEqual(['7 playing in 2 worlds:', 'Little world (this world, north): 4 playing']);
+    expect(who).toContain('Little world (south): 3 playing');
+    expect((await ghost.command('tell kitty@south the north says hello')).result.text).toBe('You tell kitty (in Little world): "the north says hello"');
+    const southKitty = players.find((p) => p.name === 'south-kitty')!.client;
+    await southKitty.seen((f) => f.type === 'observation' && f.kind === 'system' && f.text === 'ghost (in Little world) tells you: "the north says hello"', 'the tell in the south');
+    await ghost.close();
 
     // kill -9 of A, north's writer: B takes north by itself; both worlds play on.
     await a.kill9();

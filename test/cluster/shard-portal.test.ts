@@ -55,7 +55,7 @@ describe.skipIf(skip)('a shard and its portals over NATS, the world in PostgreSQ
     shard = await startShard(shardArgs());
     busA = await NatsBus.connect(nats.url, { log: quiet, reconnectWaitMs: 200 });
     raw = await NatsBus.connect(nats.url, { log: quiet, reconnectWaitMs: 200 });
-    portalA = await startTestServer({ db: join(tmp.dir, 'portal-a.db'), remote: { bus: busA, world: WORLD, timeoutMs: 1000 } });
+    portalA = await startTestServer({ db: join(tmp.dir, 'portal-a.db'), remote: { bus: busA, world: WORLD, timeoutMs: 1000 }, crossWorld: { bus: busA, world: WORLD, timeoutMs: 500, heartbeatMs: 200, shared: true } });
     portalB = LightmudProcess.start('serve', ['--remote', '--bus', nats.url, '--world-id', WORLD, '--db', join(tmp.dir, 'portal-b.db'), '--http-port', '0', '--telnet-port', 'off', '--host', '127.0.0.1', '--bus-timeout', '1000']);
     const up = await portalB.waitFor((l) => l.event === 'listening', 'portal B to listen');
     wsB = `ws://127.0.0.1:${up.httpPort as number}/ws`;
@@ -88,6 +88,26 @@ describe.skipIf(skip)('a shard and its portals over NATS, the world in PostgreSQ
     // What was acknowledged is in PostgreSQL's event log, under its sequence number.
     const logged = await events();
     expect(logged.find((e) => e.seq === got.result.seq)).toMatchObject({ actor: 'kitty', input: 'get shovel' });
+    await kitty.close();
+    await orc.close();
+  }, 60_000);
+
+  it('who on either portal lists the players of both portals of the world', async () => {
+    const kitty = await WsClient.open(portalA.wsUrl);
+    const orc = await WsClient.open(wsB);
+    await kitty.guest('kitty');
+    await orc.guest('orc');
+    // The portals hear of each other by their presence messages (portal B's heartbeat: 2 s): ask until both are listed.
+    const names = (text: string) => text.split('\n').slice(2).map((l) => l.trim().split(/\s+/)[0]).sort();
+    for (const [c, label] of [[kitty, 'A'], [orc, 'B']] as const) {
+      let text = '';
+      for (let i = 0; i < 40 && names(text).join() !== 'kitty,orc'; i++) {
+        if (i) await new Promise((r) => setTimeout(r, 150));
+        text = (await c.command('who')).result.text;
+      }
+      expect(text.split('\n').slice(0, 2), `who on portal ${label}`).toEqual(['2 playing in 1 world:', `Little world (this world, ${WORLD}): 2 playing`]);
+      expect(names(text)).toEqual(['kitty', 'orc']);
+    }
     await kitty.close();
     await orc.close();
   }, 60_000);

@@ -71,8 +71,9 @@ export const serveCommand: Command = {
     '                      request waits for the shard before it is sent again, once (default 3000)',
     '  --remote            a portal of a cluster: the world\'s game runs in its shard (lightmud shard --world-id NAME),',
     '                      reached over --bus; this server keeps the connections, and the accounts in --db FILE.',
-    '                      No --world, --fresh, --db postgres://, --sync or --snapshot-every (the shard\'s); no',
-    '                      cross-world who and tell yet. See "Running a cluster" in README.md',
+    '                      No --world, --fresh, --db postgres://, --sync or --snapshot-every (the shard\'s). who',
+    '                      lists the players on every portal of this world and of the other worlds on the bus; tell',
+    '                      reaches them. See "Running a cluster" in README.md',
     `  --local-db FILE     with --db postgres://...: the SQLite file for what stays on SQLite (default ${DEFAULT_OPTIONS.db})`,
     `  --http-port N       HTTP and websocket port (default $PORT or ${DEFAULT_OPTIONS.httpPort}; 0 picks a free one)`,
     `  --telnet-port N     telnet port (default $TELNET_PORT or ${DEFAULT_OPTIONS.telnetPort}; 0 picks a free one; "off" for none)`,
@@ -183,8 +184,12 @@ export const serveCommand: Command = {
       // The bus is opened before the server (a server that cannot reach it does not start); its log is the server's once there is one.
       const busLog = { info: (obj: object, msg: string) => (logTo ?? console).info(obj, msg), warn: (obj: object, msg: string) => (logTo ?? console).warn(obj, msg) };
       bus = await openBus(busUrl, busLog, remote ? `lightmud portal of ${worldId}` : `lightmud world ${worldId}`);
-      if (remote) options.remote = { bus, world: worldId, timeoutMs: busTimeoutMs };
-      else options.crossWorld = { bus, world: worldId, timeoutMs: busTimeoutMs };
+      // A portal is on the cross-world bus too, as one of its world's portals: who and tell wait for the
+      // others at most as long as a world's server would (500 ms), or the --bus-timeout if shorter.
+      if (remote) {
+        options.remote = { bus, world: worldId, timeoutMs: busTimeoutMs };
+        options.crossWorld = { bus, world: worldId, timeoutMs: Math.min(500, busTimeoutMs), shared: true };
+      } else options.crossWorld = { bus, world: worldId, timeoutMs: busTimeoutMs };
     }
     let server;
     try {
