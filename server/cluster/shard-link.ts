@@ -4,10 +4,12 @@
  * an answer that does not come within `timeoutMs` is asked for again with the same id (the shard runs
  * a command once per id and answers a repeat with the first answer), up to `tries` times; a resend
  * names the shard first asked, and another shard refuses it (the player is told it may or may not have
- * been done) rather than run a command its dead predecessor may have committed. When no
- * shard answers (none serves the world, the bus is down, or it stays silent) the call fails with
- * HostUnavailableError at once or after those tries, never later: the player is told the world is
- * unavailable, and the next command goes to whichever shard serves the world then.
+ * been done) rather than run a command its dead predecessor may have committed. While no shard
+ * serves the world (a standby taking over, a world moving) it asks again every 100 ms for up to
+ * `noShardWaitMs`. When no shard answers (none serves the world, the bus is down, or it stays silent)
+ * the call fails with HostUnavailableError at once, after those tries or after that wait, never later:
+ * the player is told the world is unavailable, and the next command goes to whichever shard serves
+ * the world then.
  *
  * When the world's shard is a new one (it restarted, or a standby took over), this portal sends it the
  * characters it watches again, so their states flow as before.
@@ -26,8 +28,13 @@ export interface ShardLinkOptions {
   world: string;
   /** How long to wait for an answer before asking again (default 3000 ms). */
   timeoutMs?: number;
-  /** How many times to ask in all (default 2). */
+  /** How many times to ask in all after a silence (default 2). */
   tries?: number;
+  /**
+   * While no shard serves the world (a standby taking over, a world moving): how long to keep asking, every
+   * 100 ms, before the player is told it is unavailable (default 1500 ms; 0: told at once).
+   */
+  noShardWaitMs?: number;
   /** This portal's id on the bus (default: host name, pid and a random part). */
   portal?: string;
 }
@@ -51,11 +58,13 @@ export class ShardLink implements GameLink {
   private readonly unsubscribe: () => void;
   private readonly timeoutMs: number;
   private readonly tries: number;
+  private readonly noShardWaitMs: number;
 
   constructor(private opts: ShardLinkOptions, private events: GameLinkEvents) {
     this.portal = opts.portal ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.timeoutMs = opts.timeoutMs ?? 3000;
     this.tries = opts.tries ?? 2;
+    this.noShardWaitMs = opts.noShardWaitMs ?? 1500;
     if (!(this.timeoutMs >= 1) || !Number.isInteger(this.tries) || this.tries < 1) throw new Error(`a shard link needs timeoutMs >= 1 and tries >= 1 (got ${this.timeoutMs}, ${this.tries})`);
     this.unsubscribe = opts.bus.subscribe(outSubject(opts.world), (body) => this.news(body));
   }
@@ -95,14 +104,31 @@ export class ShardLink implements GameLink {
     const body: ShardRequest = { portal: this.portal, id: this.nextId++, req };
     const firstAsked = this.shard;
     const subject = gameSubject(this.opts.world);
-    for (let attempt = 1; ; attempt++) {
+    // Whether a shard may have received it already (a silence): then it is asked again as a resend.
+    let maybeReceived = false;
+    let silences = 0;
+    let noShardSince = 0;
+    for (;;) {
       let answer: BusBody;
       try {
-        const sent = attempt === 1 ? body : { ...body, resend: { shard: firstAsked } };
+        const sent = maybeReceived ? { ...body, resend: { shard: firstAsked } } : body;
         answer = await this.opts.bus.request(subject, sent as unknown as BusBody, this.timeoutMs);
       } catch (err) {
         // Asked again with the same id: a command the shard ran already is not run twice.
-        if (err instanceof BusTimeoutError && attempt < this.tries) continue;
+        if (err instanceof BusTimeoutError && ++silences < this.tries) {
+          maybeReceived = true;
+          continue;
+        }
+        // Nobody serves the world this moment (nothing was delivered): a standby or the world's new shard is
+        // likely taking it; ask again for a little while before telling the player.
+        if (err instanceof BusNoResponderError && !this.exited) {
+          const now = Date.now();
+          noShardSince ||= now;
+          if (now - noShardSince < this.noShardWaitMs) {
+            await new Promise((r) => setTimeout(r, 100));
+            continue;
+          }
+        }
         if (err instanceof BusTimeoutError || err instanceof BusNoResponderError || err instanceof BusUnavailableError) throw unavailable(this.opts.world);
         throw err;
       }

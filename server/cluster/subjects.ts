@@ -6,6 +6,8 @@
  *   lightmud.world.NAME.out    published by the shard: fresh states and log lines of the game, what the
  *                              characters perceived of a portal's command (for the other portals), and
  *                              "started" when a shard begins to serve the world
+ *   lightmud.world.NAME.control  request/reply, served by the shard that writes the world: `{ op: "release",
+ *                              holdMs }` saves and closes the world there and lets it go (lightmud shard --move)
  *
  * The bodies are checked here when they arrive (the bus checks only the envelope): a malformed one is an
  * error that says what is wrong, never a crash.
@@ -16,6 +18,23 @@ import type { Delivery, HostRequest, WorkerMessage } from '../host/types.js';
 
 export const gameSubject = (world: string) => `lightmud.world.${world}.game`;
 export const outSubject = (world: string) => `lightmud.world.${world}.out`;
+export const controlSubject = (world: string) => `lightmud.world.${world}.control`;
+
+/** Asking a world's shard to let the world go (to move it): for how long it stays away from it (ms). */
+export interface ReleaseRequest {
+  op: 'release';
+  holdMs: number;
+}
+
+/** The longest a shard stays away from a world it let go (a minute). */
+export const MAX_HOLD_MS = 60_000;
+
+export function parseReleaseRequest(b: BusBody): ReleaseRequest {
+  if (b.op !== 'release') throw new Error(`a control request's op is "release", not ${JSON.stringify(b.op)}`);
+  const holdMs = b.holdMs === undefined ? 5000 : b.holdMs;
+  if (typeof holdMs !== 'number' || !Number.isInteger(holdMs) || holdMs < 0 || holdMs > MAX_HOLD_MS) throw new Error(`holdMs is a whole number of ms from 0 to ${MAX_HOLD_MS}`);
+  return { op: 'release', holdMs };
+}
 
 /** A world's name on the bus: it is part of subjects, so no dots, spaces or wildcards. */
 export const WORLD_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;

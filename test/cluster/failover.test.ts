@@ -62,7 +62,7 @@ describe.skipIf(skip)('two portals, two shards, two worlds: failover by itself u
     tmp?.cleanup();
   }, 90_000);
 
-  it('a shard serves several worlds and stands by for held ones; each world fails over to the live shard; nothing acknowledged is lost', async () => {
+  it('a shard serves several worlds and stands by for held ones; each world fails over to the live shard, and moves on purpose; nothing acknowledged is lost', async () => {
     // Shard A takes north; shard B takes south and stands by for north.
     const a = shard(['north']);
     await a.waitFor(serving('north'), 'A serving north');
@@ -124,6 +124,24 @@ describe.skipIf(skip)('two portals, two shards, two worlds: failover by itself u
     await nats.restart();
     await everyonePlays(3);
 
+    // Moving a world on purpose: B comes back for both, north is moved from A to B. The portal holds the
+    // players' commands while no shard serves it: nobody is told anything.
+    const b2 = shard(['north', 'south']);
+    await b2.waitFor(standingBy('north'), 'B standing by for north');
+    await b2.waitFor(standingBy('south'), 'B standing by for south');
+    const toldBefore = players.map((p) => p.told.length);
+    const move = spawnSync(process.execPath, [BIN, 'shard', '--move', 'north', '--bus', nats.url, '--db', pg.url, '--hold', '3000'], { encoding: 'utf8', timeout: 60_000 });
+    expect(move.stderr).toBe('');
+    expect(move.status).toBe(0);
+    expect(move.stdout).toMatch(new RegExp(`^moved "north" from "lightmud pid ${a2.pid} world north" to "lightmud pid ${b2.pid} world north": let go after \\d+ ms \\(saved, closed\\), served again \\d+ ms after the request\n$`));
+    await b2.waitFor(serving('north'), 'B serving north');
+    await everyonePlays(3);
+    expect(players.map((p) => p.told.length)).toEqual(toldBefore);
+    // A world nobody writes cannot be moved.
+    const nowhere = spawnSync(process.execPath, [BIN, 'shard', '--move', 'nowhere', '--bus', nats.url, '--db', pg.url], { encoding: 'utf8', timeout: 60_000 });
+    expect(nowhere.status).toBe(1);
+    expect(nowhere.stderr).toContain('nobody writes the world "nowhere" now (the database does not know it): nothing to move');
+
     for (const p of players) await p.stop();
     // What the players were told is only ever that the world is unavailable (or may not have done the last command).
     for (const p of players) for (const t of p.told) expect(t.code).toBe('unavailable');
@@ -141,13 +159,13 @@ describe.skipIf(skip)('two portals, two shards, two worlds: failover by itself u
       }
     }
 
-    // The database says who writes each world now: A's second run, for both.
+    // The database says who writes each world now: north B's second run (moved there), south A's second run.
     const list = spawnSync(process.execPath, [BIN, 'shard', '--list', '--db', pg.url], { encoding: 'utf8', timeout: 30_000 });
     expect(list.status).toBe(0);
     const rows = list.stdout.trim().split('\n');
     expect(rows).toHaveLength(2);
-    for (const [i, world] of WORLDS.entries()) {
-      expect(rows[i]).toMatch(new RegExp(`^${world}\\tevents \\d+\\twritten by "lightmud pid ${a2.pid} world ${world}"\\ttaken last by shard [0-9a-f-]+ pid ${a2.pid} at `));
+    for (const [i, [world, pid]] of ([['north', b2.pid], ['south', a2.pid]] as const).entries()) {
+      expect(rows[i]).toMatch(new RegExp(`^${world}\\tevents \\d+\\twritten by "lightmud pid ${pid} world ${world}"\\ttaken last by shard [0-9a-f-]+ pid ${pid} at `));
     }
   }, 240_000);
 });

@@ -5,7 +5,7 @@ import { isPostgresUrl } from '../../store/store.js';
 import { listPgWorlds } from '../../store/pg-worlds.js';
 import type { ShardLog } from '../../cluster/shard.js';
 import { ShardSet } from '../../cluster/shard-set.js';
-import { WORLD_ID } from '../../cluster/subjects.js';
+import { controlSubject, MAX_HOLD_MS, WORLD_ID } from '../../cluster/subjects.js';
 
 /** One JSON line a record on stdout, as the server's json log format (pino's fields: level as a number, time, msg). */
 function jsonLog(quiet: boolean): ShardLog {
@@ -16,12 +16,55 @@ function jsonLog(quiet: boolean): ShardLog {
   return { info: line(30), warn: line(40), error: line(50) };
 }
 
+function parseBusUrlOrUsage(url: string): string {
+  try {
+    return parseBusUrl(url);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+/** `--move`: ask the world's writer to let it go, then watch PostgreSQL's locks for who takes it. */
+async function moveWorld(world: string, busUrl: string, db: string, holdMs: number): Promise<number> {
+  const before = (await listPgWorlds(db)).find((w) => w.world === world);
+  if (!before?.held) {
+    console.error(`lightmud shard: nobody writes the world "${world}" now${before ? '' : ' (the database does not know it)'}: nothing to move`);
+    return 1;
+  }
+  const quiet = { info() {}, warn() {} };
+  const bus = await openBus(busUrl, quiet, `lightmud shard --move ${world}`);
+  const t0 = performance.now();
+  let answer;
+  try {
+    answer = await bus.request(controlSubject(world), { op: 'release', holdMs }, 30_000);
+  } catch (err) {
+    console.error(`lightmud shard: the world's shard did not let "${world}" go: ${(err as Error).message}`);
+    return 1;
+  } finally {
+    await bus.close();
+  }
+  const released = Math.round(performance.now() - t0);
+  const deadline = Date.now() + holdMs + 5000;
+  for (;;) {
+    const now = (await listPgWorlds(db)).find((w) => w.world === world);
+    if (now?.held && now.holder !== before.holder) {
+      console.log(`moved "${world}" from "${before.holder}" to "${now.holder}": let go after ${released} ms (saved, closed), served again ${Math.round(performance.now() - t0)} ms after the request`);
+      return 0;
+    }
+    if (Date.now() > deadline || (now?.held && now.holder === before.holder)) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  console.error(`lightmud shard: "${world}" was let go (${JSON.stringify(answer)}) but no other shard took it over; its shard takes it back after ${holdMs} ms. Start a shard with --world-id ${world} to stand by for it.`);
+  return 1;
+}
+
 export const shardCommand: Command = {
   name: 'shard',
   summary: 'run worlds of a cluster: their games, over NATS, their state in PostgreSQL (portals: serve --remote)',
   usage: [
     'usage: lightmud shard --bus nats://HOST:PORT --db postgres://... --world-id NAME[,NAME...] [--world FILE] [--fresh] [options]',
     '       lightmud shard --list --db postgres://...',
+    '       lightmud shard --move NAME --bus nats://HOST:PORT --db postgres://... [--hold MS]',
     '',
     'Runs the games of one or more worlds and answers their portals (lightmud serve --remote) over a NATS',
     'server. Each world (event log, snapshots) is in PostgreSQL; every command is acknowledged after its',
@@ -45,10 +88,14 @@ export const shardCommand: Command = {
     '  --quiet                    log warnings and errors only',
     '  --list                     print the database\'s worlds, one a line: name, last event, who writes it now',
     '                             (the lock\'s holder, or "no writer"), and which shard took it last, then exit',
+    '  --move NAME                move a world on purpose: its shard saves it and lets it go, a shard standing',
+    '                             by for it takes it over (portals hold players\' commands meanwhile); prints',
+    '                             where it went; exit 1 if no other shard took it (its shard takes it back)',
+    '  --hold MS                  with --move: how long the old shard stays away from the world (default 5000)',
   ].join('\n'),
   async run(args) {
     const { opts: o, rest } = parseOptions(args, {
-      bus: 'string', db: 'string', 'world-id': 'string', world: 'string', fresh: 'boolean', 'snapshot-every': 'string', 'refuse-if-held': 'boolean', quiet: 'boolean', list: 'boolean',
+      bus: 'string', db: 'string', 'world-id': 'string', world: 'string', fresh: 'boolean', 'snapshot-every': 'string', 'refuse-if-held': 'boolean', quiet: 'boolean', list: 'boolean', move: 'string', hold: 'string',
     });
     if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
     if (o.list) {
@@ -59,18 +106,21 @@ export const shardCommand: Command = {
       }
       return 0;
     }
+    if (o.move !== undefined) {
+      if (o.db === undefined || !isPostgresUrl(o.db)) throw new UsageError('--move needs --db postgres://... (to see who writes the world)');
+      if (o.bus === undefined) throw new UsageError('--move needs --bus nats://HOST:PORT (to ask the world\'s shard)');
+      if (!WORLD_ID.test(o.move)) throw new UsageError(`--move takes a world's name (letters, digits, _ or -), not "${o.move}"`);
+      const holdMs = intOption(o.hold, 'hold', 5000);
+      if (holdMs < 0 || holdMs > MAX_HOLD_MS) throw new UsageError(`--hold is 0 to ${MAX_HOLD_MS} ms, got ${holdMs}`);
+      return moveWorld(o.move, parseBusUrlOrUsage(o.bus), o.db, holdMs);
+    }
     if (o.bus === undefined) throw new UsageError('--bus nats://HOST:PORT is required: the portals reach the shard through it');
     if (o.db === undefined || !isPostgresUrl(o.db)) throw new UsageError(`--db postgres://... is required: a shard keeps its world in PostgreSQL${o.db === undefined ? '' : ` (not "${o.db}")`}`);
     if (o['world-id'] === undefined) throw new UsageError('--world-id NAME[,NAME...] is required: which worlds this shard runs');
     const worlds = o['world-id'].split(',').map((w) => w.trim());
     for (const world of worlds) if (!WORLD_ID.test(world)) throw new UsageError(`--world-id is 1 to 64 letters, digits, _ or -, not "${world}"`);
     if (new Set(worlds).size !== worlds.length) throw new UsageError(`--world-id names a world twice: ${worlds.join(',')}`);
-    let busUrl: string;
-    try {
-      busUrl = parseBusUrl(o.bus);
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const busUrl = parseBusUrlOrUsage(o.bus);
     const snapshotEvery = intOption(o['snapshot-every'], 'snapshot-every', 5000);
     if (snapshotEvery < 1) throw new UsageError(`--snapshot-every must be 1 or more, got ${snapshotEvery}`);
     const log = jsonLog(o.quiet === true);
