@@ -121,6 +121,8 @@ export interface RemoteWorldOptions {
   world: string;
   /** How long a request waits for the shard's answer before it is sent again, once (default 3000 ms). */
   timeoutMs?: number;
+  /** This portal drives the world's model and scripted characters (one portal of a world should: server/cluster/model-claim.ts). */
+  models?: boolean;
 }
 
 export interface CrossWorldOptions {

@@ -20,7 +20,9 @@ import { Connection, type ServerContext } from './connection.js';
 import { AddressBuckets, addressKey, ConnectionCounter, DEFAULT_OPTIONS, type ServerOptions } from './limits.js';
 import { Portal } from './portal.js';
 import { CrossWorld } from './cross-world.js';
+import { hostname } from 'node:os';
 import { shardLink } from '../cluster/shard-link.js';
+import { claimModels } from '../cluster/model-claim.js';
 import { ServerStats } from './stats.js';
 import { CrowdRoom } from '../crowd/room.js';
 import { crowdRoutes } from '../crowd/routes.js';
@@ -84,6 +86,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
   let accountsDb: Db | null = null;
   let host: Host | null = null;
   let crossWorld: CrossWorld | null = null;
+  let releaseModels: (() => void) | null = null;
   try {
     // This connection (accounts, tokens) belongs to the network thread, which must never wait on
     // an fsync: synchronous = NORMAL. A power cut may lose a just-issued token or registration;
@@ -93,12 +96,15 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     if (accounts.unknownAdmins.length) {
       log.warn({ names: accounts.unknownAdmins }, '--admin names no existing account: ignored (register first, then use `lightmud admin grant NAME`); registering such a name later gives no admin role');
     }
+    // A portal with --models drives the world's model characters: only one portal of a world may.
+    if (opts.remote?.models) releaseModels = await claimModels(opts.remote.bus, opts.remote.world, `${hostname()} pid ${process.pid}`);
     host = await Host.start({
       db: opts.db, world: opts.world, fresh: opts.fresh, sync: opts.sync, snapshotEvery: opts.snapshotEvery, maxDbBytes: opts.maxDbBytes,
       ...(opts.pg ? { pg: { ...opts.pg, wait: true } } : {}),
     }, opts.remote
-      // A portal: the game is the shard's (which also drives no model characters here: several portals would each drive them).
-      ? { log, agents: false, link: shardLink({ bus: opts.remote.bus, world: opts.remote.world, ...(opts.remote.timeoutMs ? { timeoutMs: opts.remote.timeoutMs } : {}) }) }
+      // A portal: the game is the shard's. Model characters are driven by the one portal started with --models
+      // (server/cluster/model-claim.ts); on the others they are left alone.
+      ? { log, ...(opts.remote.models ? {} : { agents: false as const }), link: shardLink({ bus: opts.remote.bus, world: opts.remote.world, ...(opts.remote.timeoutMs ? { timeoutMs: opts.remote.timeoutMs } : {}) }) }
       : { log });
     const info = host.info;
     log.info({ world: info.title, source: info.source, store: opts.remote ? `the shard of world ${opts.remote.world} on ${opts.remote.bus.name}` : opts.pg ? `postgres world ${opts.pg.world}` : 'sqlite', restored: info.restored, replayed: info.replayed, diverged: info.diverged, seq: info.seq, ...info.counts }, info.restored === 'seeded' ? 'world loaded from its file' : 'world restored from the database');
@@ -315,6 +321,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
             if (liveHost.gameKind === 'shard' && err instanceof HostUnavailableError) return log.warn({ err: err.message }, 'the world\'s shard did not answer as this portal left');
             throw err;
           });
+          releaseModels?.();
           accountsDb?.close();
           log.info({}, 'stopped; state saved');
         })();
@@ -324,6 +331,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     return running;
   } catch (err) {
     await crossWorld?.close().catch(() => {});
+    releaseModels?.();
     await host?.close().catch(() => {});
     accountsDb?.close();
     await app.close().catch(() => {});
