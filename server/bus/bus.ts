@@ -32,8 +32,12 @@ export interface Bus {
   publish(subject: string, body: BusBody): void;
   /** Receive what is published on `subject`. Returns the unsubscribe function. */
   subscribe(subject: string, handler: (body: BusBody, subject: string) => void): () => void;
-  /** Answer requests on `subject`; a handler that throws answers with an error (the requester gets BusRemoteError). */
-  serve(subject: string, handler: (body: BusBody) => BusBody | Promise<BusBody>): () => void;
+  /**
+   * Answer requests on `subject`; a handler that throws answers with an error (the requester gets BusRemoteError).
+   * Every server of a subject gets each request (the first answer is taken), except those serving it in a
+   * `queue` group: one member of the group gets each request.
+   */
+  serve(subject: string, handler: (body: BusBody) => BusBody | Promise<BusBody>, opts?: { queue?: string }): () => void;
   /**
    * Ask whoever serves `subject`, wait at most `timeoutMs`. Rejects with BusTimeoutError, BusNoResponderError
    * (nobody serves it), BusUnavailableError (the bus is down), BusRemoteError or BusMessageError (a bad answer).

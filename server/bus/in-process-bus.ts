@@ -1,3 +1,6 @@
+/** Responders that serve their subject in a queue group. */
+const queued = new WeakSet<Responder>();
+
 /**
  * The bus inside one process: several servers started in one process (and the tests) share one.
  * Messages are encoded and decoded exactly as over NATS, and delivered on a later turn of the event
@@ -57,7 +60,7 @@ export class InProcessBus implements Bus {
     return () => set.delete(raw);
   }
 
-  serve(subject: string, handler: (body: BusBody) => BusBody | Promise<BusBody>): () => void {
+  serve(subject: string, handler: (body: BusBody) => BusBody | Promise<BusBody>, opts: { queue?: string } = {}): () => void {
     const responder: Responder = async (text) => {
       const env = decode(text);
       if ('error' in env) throw new BusMessageError('a request carried an error envelope');
@@ -67,6 +70,7 @@ export class InProcessBus implements Bus {
         return encodeError((err as Error).message);
       }
     };
+    if (opts.queue) queued.add(responder);
     const list = this.responders.get(subject) ?? [];
     list.push(responder);
     this.responders.set(subject, list);
@@ -83,8 +87,11 @@ export class InProcessBus implements Bus {
   /** A request whose text is sent as given (valid or not). */
   async requestText(subject: string, text: string, timeoutMs: number): Promise<BusBody> {
     if (this.closed) throw new BusUnavailableError(this.name);
-    const responder = this.responders.get(subject)?.[0];
+    const list = this.responders.get(subject);
+    const responder = list?.[0];
     if (!responder) throw new BusNoResponderError(subject);
+    // One process, so the first server answers; members of a queue group take turns (the one asked goes to the back).
+    if (queued.has(responder) && list.length > 1) list.push(list.shift()!);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => reject(new BusTimeoutError(subject, timeoutMs)), timeoutMs);

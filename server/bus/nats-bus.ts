@@ -89,8 +89,9 @@ export class NatsBus implements Bus {
     return () => sub.unsubscribe();
   }
 
-  serve(subject: string, handler: (body: BusBody) => BusBody | Promise<BusBody>): () => void {
+  serve(subject: string, handler: (body: BusBody) => BusBody | Promise<BusBody>, opts: { queue?: string } = {}): () => void {
     const sub = this.nc.subscribe(subject, {
+      ...(opts.queue ? { queue: opts.queue } : {}),
       callback: (err, msg) => {
         if (err) return this.log.warn({ subject, err: err.message }, 'a bus subscription failed');
         let env;

@@ -20,7 +20,7 @@ import { BusTimeoutError, BusNoResponderError, BusUnavailableError, type Bus, ty
 import { HostUnavailableError } from '../host/host-unavailable.js';
 import type { GameLink, GameLinkEvents, GameLinkFactory } from '../host/game-link.js';
 import type { HostConfig, HostRequest } from '../host/types.js';
-import { gameSubject, outSubject, parseShardNews, parseShardReply, type ShardRequest } from './subjects.js';
+import { gameSubject, OPEN_SUBJECT, outSubject, parseShardNews, parseShardReply, type ShardRequest } from './subjects.js';
 
 export interface ShardLinkOptions {
   bus: Bus;
@@ -35,6 +35,8 @@ export interface ShardLinkOptions {
    * 100 ms, before the player is told it is unavailable (default 1500 ms; 0: told at once).
    */
   noShardWaitMs?: number;
+  /** When no shard serves the world: ask the shards started with --on-demand to open it (lightmud.shards.open). */
+  openOnDemand?: boolean;
   /** This portal's id on the bus (default: host name, pid and a random part). */
   portal?: string;
 }
@@ -108,6 +110,7 @@ export class ShardLink implements GameLink {
     let maybeReceived = false;
     let silences = 0;
     let noShardSince = 0;
+    let askedToOpen = false;
     for (;;) {
       let answer: BusBody;
       try {
@@ -122,6 +125,10 @@ export class ShardLink implements GameLink {
         // Nobody serves the world this moment (nothing was delivered): a standby or the world's new shard is
         // likely taking it; ask again for a little while before telling the player.
         if (err instanceof BusNoResponderError && !this.exited) {
+          if (this.opts.openOnDemand && !askedToOpen) {
+            askedToOpen = true;
+            if (await this.askToOpen()) continue;
+          }
           const now = Date.now();
           noShardSince ||= now;
           if (now - noShardSince < this.noShardWaitMs) {
@@ -138,6 +145,18 @@ export class ShardLink implements GameLink {
       if (reply.ok) return reply.result as T;
       if (reply.unavailable) throw new HostUnavailableError(reply.error);
       throw Object.assign(new Error(reply.error), { fatal: reply.fatal === true });
+    }
+  }
+
+  /** Ask an on-demand shard to open the world; true once some shard serves it. */
+  private async askToOpen(): Promise<boolean> {
+    try {
+      const r = await this.opts.bus.request(OPEN_SUBJECT, { world: this.opts.world }, 15_000);
+      this.events.onLog({ type: 'log', level: 'info', msg: r.elsewhere ? 'the world is served by another shard' : 'a shard opened the world on request', data: { world: this.opts.world, ...(typeof r.shard === 'string' ? { shard: r.shard } : {}) } });
+      return true;
+    } catch (err) {
+      this.events.onLog({ type: 'log', level: 'warn', msg: 'no shard opened the world on request', data: { world: this.opts.world, err: (err as Error).message } });
+      return false;
     }
   }
 

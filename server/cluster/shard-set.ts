@@ -14,11 +14,19 @@
  * subject to let it go; it saves and closes the world (the lock goes with its connection), answers,
  * and stays away from it for `holdMs` while a standby takes it; then it stands by for it again (and
  * takes it back if nobody else did).
+ *
+ * Worlds on demand (`--on-demand`): the shard also answers requests on lightmud.shards.open, as one of
+ * the queue group of on-demand shards (each request goes to one of them): it opens the world named
+ * from its world file, or from where the database left it, and serves it. Such a world is reclaimed
+ * (saved, closed, its lock released) when no portal has asked anything of it for `reclaimIdleMs` and
+ * none watches a character in it; a portal started with --on-demand asks for it again when it next
+ * finds nobody serving it. (A portal killed without closing keeps its watches: its worlds are not
+ * reclaimed until the shard restarts.)
  */
 import type { Bus, BusBody } from '../bus/bus.js';
 import type { HostConfig } from '../host/types.js';
 import { Shard, type ShardLog } from './shard.js';
-import { controlSubject, parseReleaseRequest } from './subjects.js';
+import { controlSubject, OPEN_QUEUE, OPEN_SUBJECT, parseOpenWorldRequest, parseReleaseRequest, type OpenWorldReply } from './subjects.js';
 
 export interface ShardSetOptions {
   bus: Bus;
@@ -29,6 +37,8 @@ export interface ShardSetOptions {
   /** Wait between tries of a held world's lock, per world already served here (default 250 ms). */
   standbyBaseMs?: number;
   healthMs?: number;
+  /** Open worlds on request (lightmud.shards.open) and reclaim them when idle for reclaimIdleMs (checked every checkMs, default a fifth of it, at most 5 s). */
+  onDemand?: { reclaimIdleMs: number; checkMs?: number };
 }
 
 export class ShardSet {
@@ -36,7 +46,7 @@ export class ShardSet {
   private closing = false;
 
   constructor(private opts: ShardSetOptions) {
-    if (!opts.worlds.length) throw new Error('a shard serves at least one world');
+    if (!opts.worlds.length && !opts.onDemand) throw new Error('a shard serves at least one world, or worlds on demand');
     if (new Set(opts.worlds).size !== opts.worlds.length) throw new Error(`a world is named twice: ${opts.worlds.join(', ')}`);
   }
 
@@ -55,17 +65,78 @@ export class ShardSet {
    */
   async start(onServing: (world: string, shard: Shard) => void): Promise<void> {
     this.onServing = onServing;
+    const demand = this.opts.onDemand;
+    if (demand) {
+      this.stopOpen = this.opts.bus.serve(OPEN_SUBJECT, (body) => this.openOnDemand(body), { queue: OPEN_QUEUE });
+      this.reclaimTimer = setInterval(() => void this.reclaim(demand.reclaimIdleMs), demand.checkMs ?? Math.min(5000, Math.max(50, demand.reclaimIdleMs / 5)));
+      this.reclaimTimer.unref();
+    }
     await Promise.all(this.opts.worlds.map((world) => this.open(world)));
+  }
+
+  /** Worlds opened on request (reclaimed when idle), and those being opened now. */
+  private onDemand = new Set<string>();
+  private opening = new Map<string, Promise<BusBody>>();
+  private stopOpen: (() => void) | null = null;
+  private reclaimTimer: NodeJS.Timeout | null = null;
+
+  private openOnDemand(body: BusBody): Promise<BusBody> {
+    const { world } = parseOpenWorldRequest(body);
+    if (this.closing) return Promise.reject(new Error('this shard is stopping'));
+    const served = this.shards.get(world);
+    if (served) return Promise.resolve({ world, shard: served.instance, opened: false } satisfies OpenWorldReply);
+    let p = this.opening.get(world);
+    if (!p) {
+      p = (async (): Promise<BusBody> => {
+        const config = this.opts.config(world);
+        try {
+          // Never fresh, never standing by: a world another shard holds is served there.
+          await this.open(world, { ...config, fresh: false, pg: { ...config.pg!, wait: false } });
+        } catch (err) {
+          if ((err as { code?: string }).code === 'LIGHTMUD_WORLD_LOCKED') return { world, elsewhere: true } satisfies OpenWorldReply;
+          throw err;
+        }
+        const shard = this.shards.get(world);
+        if (!shard) throw new Error(`"${world}" could not be opened here (the shard is stopping)`);
+        this.onDemand.add(world);
+        return { world, shard: shard.instance, opened: true } satisfies OpenWorldReply;
+      })().finally(() => this.opening.delete(world));
+      this.opening.set(world, p);
+    }
+    return p;
+  }
+
+  /** Close the worlds opened on request that nobody asked anything of for idleMs and nobody watches. */
+  private async reclaim(idleMs: number): Promise<void> {
+    const now = Date.now();
+    for (const world of [...this.onDemand]) {
+      const shard = this.shards.get(world);
+      if (!shard) {
+        this.onDemand.delete(world);
+        continue;
+      }
+      if (shard.watching > 0 || now - shard.lastAsked < idleMs || this.closing) continue;
+      this.onDemand.delete(world);
+      this.shards.delete(world);
+      this.stopControl.get(world)?.();
+      this.stopControl.delete(world);
+      try {
+        await shard.close();
+        this.opts.log.info({ world, shard: shard.instance, idleMs: now - shard.lastAsked }, 'reclaimed an idle world (saved and closed; opened again on request)');
+      } catch (err) {
+        this.opts.log.error({ world, err: (err as Error).message }, 'reclaiming an idle world failed');
+      }
+    }
   }
 
   private onServing: (world: string, shard: Shard) => void = () => {};
   private stopControl = new Map<string, () => void>();
   private holds = new Set<NodeJS.Timeout>();
 
-  private async open(world: string): Promise<void> {
+  private async open(world: string, config = this.opts.config(world)): Promise<void> {
     const base = this.opts.standbyBaseMs ?? 250;
     const shard = await Shard.start({
-      bus: this.opts.bus, world, log: this.opts.log, config: this.opts.config(world),
+      bus: this.opts.bus, world, log: this.opts.log, config,
       standbyPollMs: () => base * (1 + this.shards.size),
       ...(this.opts.healthMs ? { healthMs: this.opts.healthMs } : {}),
     });
@@ -102,6 +173,9 @@ export class ShardSet {
   /** Save and close every world served here (their locks go with their connections). */
   async close(): Promise<void> {
     this.closing = true;
+    this.stopOpen?.();
+    if (this.reclaimTimer) clearInterval(this.reclaimTimer);
+    await Promise.allSettled([...this.opening.values()]);
     for (const h of this.holds) clearTimeout(h);
     for (const stop of this.stopControl.values()) stop();
     this.stopControl.clear();

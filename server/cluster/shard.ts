@@ -61,6 +61,8 @@ export class Shard {
   private stopServing: (() => void) | null = null;
   private health: NodeJS.Timeout | null = null;
   private closed = false;
+  /** When a portal last asked anything of the world (ms since the epoch). */
+  lastAsked = Date.now();
 
   private constructor(private opts: ShardOptions) {
     this.recent = new RecentResults(opts.remember ?? 10_000);
@@ -101,7 +103,7 @@ export class Shard {
         return;
       case 'reply':
         if (m.ok) return this.settle(m.id, (p) => p.resolve(m.result));
-        return this.settle(m.id, (p) => p.reject(Object.assign(new Error(m.error), { fatal: m.fatal === true })));
+        return this.settle(m.id, (p) => p.reject(Object.assign(new Error(m.error), { fatal: m.fatal === true, ...(m.code ? { code: m.code } : {}) })));
     }
   }
 
@@ -129,6 +131,7 @@ export class Shard {
   /** A portal's request: checked, run (commands once per request id), answered. */
   private async answer(body: BusBody): Promise<BusBody> {
     const { portal, id, req, resend } = parseShardRequest(body);
+    this.lastAsked = Date.now();
     const changes = req.op === 'submit' || req.op === 'admin';
     if (changes && resend && resend.shard !== this.instance && !this.recent.has(portal, id)) {
       // First sent to another shard (one that may have run it and died before answering): not run here.
@@ -196,6 +199,11 @@ export class Shard {
     if (portals.size) this.watchers.set(actor, portals);
     else this.watchers.delete(actor);
     if ((before === 0) !== (portals.size === 0)) await this.call({ op: 'watch', actor, on: portals.size > 0 });
+  }
+
+  /** Characters some portal watches now (a portal with players in the world watches theirs). */
+  get watching(): number {
+    return this.watchers.size;
   }
 
   /** Stop answering, save the world and close its store (the lock goes with the connection). */

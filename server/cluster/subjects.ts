@@ -6,6 +6,8 @@
  *   lightmud.world.NAME.out    published by the shard: fresh states and log lines of the game, what the
  *                              characters perceived of a portal's command (for the other portals), and
  *                              "started" when a shard begins to serve the world
+ *   lightmud.shards.open       request/reply to one shard started with --on-demand (a queue group): open the
+ *                              world `{ world }` from its world file (or where it was left) and serve it
  *   lightmud.world.NAME.control  request/reply, served by the shard that writes the world: `{ op: "release",
  *                              holdMs }` saves and closes the world there and lets it go (lightmud shard --move)
  *
@@ -19,6 +21,21 @@ import type { Delivery, HostRequest, WorkerMessage } from '../host/types.js';
 export const gameSubject = (world: string) => `lightmud.world.${world}.game`;
 export const outSubject = (world: string) => `lightmud.world.${world}.out`;
 export const controlSubject = (world: string) => `lightmud.world.${world}.control`;
+/** Asking the shards started with --on-demand (a queue group: one of them) to open a world from their world file. */
+export const OPEN_SUBJECT = 'lightmud.shards.open';
+export const OPEN_QUEUE = 'lightmud-shards';
+
+export interface OpenWorldRequest {
+  world: string;
+}
+
+/** The answer: the world is served now, by this shard (opened now or already), or by another one. */
+export type OpenWorldReply = { world: string; shard: string; opened: boolean } | { world: string; elsewhere: true };
+
+export function parseOpenWorldRequest(b: BusBody): OpenWorldRequest {
+  if (typeof b.world !== 'string' || !WORLD_ID.test(b.world)) throw new Error('an open request names a world: 1 to 64 letters, digits, _ or -');
+  return { world: b.world };
+}
 
 /** Asking a world's shard to let the world go (to move it): for how long it stays away from it (ms). */
 export interface ReleaseRequest {

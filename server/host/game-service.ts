@@ -272,7 +272,8 @@ export function serveGame(channel: GameChannel, standby: Omit<StandbyOptions, 'o
     if (msg.op === 'admin') fatal([msg.id], err);
     // PostgreSQL's connection, and the world's lock with it, is gone (server/store/pg-store.ts, StoreLostError).
     if ((err as { code?: unknown } | null)?.code === 'LIGHTMUD_STORE_LOST') fatal([msg.id], err);
-    channel.post({ type: 'reply', id: msg.id, ok: false, error: err instanceof Error ? err.message : String(err), stack: err instanceof Error ? err.stack : undefined });
+    const code = (err as { code?: unknown } | null)?.code;
+    channel.post({ type: 'reply', id: msg.id, ok: false, error: err instanceof Error ? err.message : String(err), stack: err instanceof Error ? err.stack : undefined, ...(typeof code === 'string' ? { code } : {}) });
   }
 
   channel.onRequest((msg) => receive(msg));

@@ -153,4 +153,4 @@ export type WorkerMessage =
   | { type: 'replies'; ids: number[]; results: unknown[] }
   /** Fresh states of characters that perceived a change of the world in commands already answered. */
   | { type: 'states'; states: Record<string, CharacterState> }
-  | { type: 'reply'; id: number; ok: false; error: string; stack?: string; fatal?: boolean };
+  | { type: 'reply'; id: number; ok: false; error: string; stack?: string; fatal?: boolean; /** The error's code, when it has one (LIGHTMUD_WORLD_LOCKED, ...). */ code?: string };

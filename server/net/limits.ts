@@ -123,6 +123,8 @@ export interface RemoteWorldOptions {
   timeoutMs?: number;
   /** This portal drives the world's model and scripted characters (one portal of a world should: server/cluster/model-claim.ts). */
   models?: boolean;
+  /** When no shard serves the world, ask the on-demand shards to open it (lightmud shard --on-demand). */
+  openOnDemand?: boolean;
 }
 
 export interface CrossWorldOptions {

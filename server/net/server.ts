@@ -104,7 +104,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     }, opts.remote
       // A portal: the game is the shard's. Model characters are driven by the one portal started with --models
       // (server/cluster/model-claim.ts); on the others they are left alone.
-      ? { log, ...(opts.remote.models ? {} : { agents: false as const }), link: shardLink({ bus: opts.remote.bus, world: opts.remote.world, ...(opts.remote.timeoutMs ? { timeoutMs: opts.remote.timeoutMs } : {}) }) }
+      ? { log, ...(opts.remote.models ? {} : { agents: false as const }), link: shardLink({ bus: opts.remote.bus, world: opts.remote.world, openOnDemand: opts.remote.openOnDemand === true, ...(opts.remote.timeoutMs ? { timeoutMs: opts.remote.timeoutMs } : {}) }) }
       : { log });
     const info = host.info;
     log.info({ world: info.title, source: info.source, store: opts.remote ? `the shard of world ${opts.remote.world} on ${opts.remote.bus.name}` : opts.pg ? `postgres world ${opts.pg.world}` : 'sqlite', restored: info.restored, replayed: info.replayed, diverged: info.diverged, seq: info.seq, ...info.counts }, info.restored === 'seeded' ? 'world loaded from its file' : 'world restored from the database');

@@ -114,6 +114,19 @@ for (const kind of kinds) {
       expect(await a.request('t.add', { x: 2, y: 3 }, 2000)).toEqual({ sum: 5 });
     });
 
+    it('gives each request to one member of a queue group, every member some of them', async () => {
+      await open();
+      const ran: string[] = [];
+      b.serve('t.q', () => (ran.push('one'), { by: 'one' }), { queue: 'workers' });
+      b.serve('t.q', () => (ran.push('two'), { by: 'two' }), { queue: 'workers' });
+      if (b instanceof NatsBus) await new Promise((r) => setTimeout(r, 50));
+      const answers = [];
+      for (let i = 0; i < 40; i++) answers.push((await a.request('t.q', { i }, 2000)).by);
+      // Each request ran once, by one member; NATS picks at random, so over 40 both are all but certain to be picked.
+      expect(ran).toHaveLength(40);
+      expect(new Set(answers)).toEqual(new Set(['one', 'two']));
+    });
+
     it('times out a request nobody answers in time, and says when nobody serves the subject', async () => {
       await open();
       b.serve('t.slow', () => new Promise((r) => setTimeout(() => r({ late: true }), 1000)));

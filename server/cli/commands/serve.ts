@@ -76,6 +76,8 @@ export const serveCommand: Command = {
     '                      reaches them. See "Running a cluster" in README.md',
     '  --models            with --remote: this portal drives the world\'s model and scripted characters (give it to',
     '                      one portal of a world; a second one with --models does not start while the first runs)',
+    '  --on-demand         with --remote: when no shard serves the world, ask the shards started with --on-demand to',
+    '                      open it (a new world from their world file; one they closed when idle, where it was left)',
     `  --local-db FILE     with --db postgres://...: the SQLite file for what stays on SQLite (default ${DEFAULT_OPTIONS.db})`,
     `  --http-port N       HTTP and websocket port (default $PORT or ${DEFAULT_OPTIONS.httpPort}; 0 picks a free one)`,
     `  --telnet-port N     telnet port (default $TELNET_PORT or ${DEFAULT_OPTIONS.telnetPort}; 0 picks a free one; "off" for none)`,
@@ -109,7 +111,7 @@ export const serveCommand: Command = {
   ].join('\n'),
   async run(args) {
     const { opts: o } = parseOptions(args, {
-      world: 'string', db: 'string', 'local-db': 'string', remote: 'boolean', models: 'boolean', 'world-id': 'string', bus: 'string', 'bus-timeout': 'string', 'http-port': 'string', 'telnet-port': 'string', host: 'string', admin: 'string', fresh: 'boolean', 'trust-proxy': 'string',
+      world: 'string', db: 'string', 'local-db': 'string', remote: 'boolean', models: 'boolean', 'on-demand': 'boolean', 'world-id': 'string', bus: 'string', 'bus-timeout': 'string', 'http-port': 'string', 'telnet-port': 'string', host: 'string', admin: 'string', fresh: 'boolean', 'trust-proxy': 'string',
       sync: 'string', 'snapshot-every': 'string', 'max-connections': 'string', 'max-per-ip': 'string', rate: 'string', burst: 'string',
       'max-frame': 'string', 'max-line': 'string', 'login-timeout': 'string', 'idle-timeout': 'string', linkdead: 'string', 'log-level': 'string', 'log-format': 'string',
       ...Object.fromEntries(ABUSE_LIMITS.map(([flag]) => [flag, 'string' as const])),
@@ -146,6 +148,7 @@ export const serveCommand: Command = {
       for (const flag of ['world', 'fresh', 'local-db', 'sync', 'snapshot-every'] as const) if (o[flag] !== undefined) throw new UsageError(`--${flag} is the shard's business (lightmud shard), not the portal's: drop it with --remote`);
       if (pg) throw new UsageError('--remote keeps only accounts here: --db is a SQLite file (the world\'s PostgreSQL is the shard\'s --db)');
     }
+    if (o['on-demand'] && !remote) throw new UsageError('--on-demand is for a portal (--remote): it asks the shards started with --on-demand to open its world');
     if (o.models && !remote) throw new UsageError('--models is for a portal (--remote): a server that runs its world drives its model characters itself');
     const busTimeoutMs = intOption(o['bus-timeout'], 'bus-timeout', remote ? 3000 : 500);
     if (busTimeoutMs < 1 || busTimeoutMs > 60_000) throw new UsageError(`--bus-timeout is 1 to 60000 milliseconds, got ${busTimeoutMs}`);
@@ -190,7 +193,7 @@ export const serveCommand: Command = {
       // A portal is on the cross-world bus too, as one of its world's portals: who and tell wait for the
       // others at most as long as a world's server would (500 ms), or the --bus-timeout if shorter.
       if (remote) {
-        options.remote = { bus, world: worldId, timeoutMs: busTimeoutMs, models: o.models === true };
+        options.remote = { bus, world: worldId, timeoutMs: busTimeoutMs, models: o.models === true, openOnDemand: o['on-demand'] === true };
         options.crossWorld = { bus, world: worldId, timeoutMs: Math.min(500, busTimeoutMs), shared: true };
       } else options.crossWorld = { bus, world: worldId, timeoutMs: busTimeoutMs };
     }

@@ -63,6 +63,7 @@ export const shardCommand: Command = {
   summary: 'run worlds of a cluster: their games, over NATS, their state in PostgreSQL (portals: serve --remote)',
   usage: [
     'usage: lightmud shard --bus nats://HOST:PORT --db postgres://... --world-id NAME[,NAME...] [--world FILE] [--fresh] [options]',
+    '       lightmud shard --bus nats://HOST:PORT --db postgres://... --on-demand [--world FILE] [--reclaim-after S] [options]',
     '       lightmud shard --list --db postgres://...',
     '       lightmud shard --move NAME --bus nats://HOST:PORT --db postgres://... [--hold MS]',
     '',
@@ -85,6 +86,11 @@ export const shardCommand: Command = {
     '  --fresh                    start the worlds anew from the file, discarding their saved state',
     '  --snapshot-every N         commands between world snapshots (default 5000)',
     '  --refuse-if-held           exit 1 at once when another shard holds a world, instead of standing by',
+    '  --on-demand                also open worlds on request (a portal started with --on-demand asks when no',
+    '                             shard serves its world): a new world from --world FILE, a known one where it',
+    '                             was left; one of the on-demand shards takes each request. --world-id optional',
+    '  --reclaim-after S          with --on-demand: close a world opened on request when no portal has asked',
+    '                             anything of it for S seconds and none watches a character in it (default 300)',
     '  --quiet                    log warnings and errors only',
     '  --list                     print the database\'s worlds, one a line: name, last event, who writes it now',
     '                             (the lock\'s holder, or "no writer"), and which shard took it last, then exit',
@@ -95,7 +101,7 @@ export const shardCommand: Command = {
   ].join('\n'),
   async run(args) {
     const { opts: o, rest } = parseOptions(args, {
-      bus: 'string', db: 'string', 'world-id': 'string', world: 'string', fresh: 'boolean', 'snapshot-every': 'string', 'refuse-if-held': 'boolean', quiet: 'boolean', list: 'boolean', move: 'string', hold: 'string',
+      bus: 'string', db: 'string', 'world-id': 'string', world: 'string', fresh: 'boolean', 'snapshot-every': 'string', 'refuse-if-held': 'boolean', quiet: 'boolean', list: 'boolean', move: 'string', hold: 'string', 'on-demand': 'boolean', 'reclaim-after': 'string',
     });
     if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
     if (o.list) {
@@ -116,21 +122,26 @@ export const shardCommand: Command = {
     }
     if (o.bus === undefined) throw new UsageError('--bus nats://HOST:PORT is required: the portals reach the shard through it');
     if (o.db === undefined || !isPostgresUrl(o.db)) throw new UsageError(`--db postgres://... is required: a shard keeps its world in PostgreSQL${o.db === undefined ? '' : ` (not "${o.db}")`}`);
-    if (o['world-id'] === undefined) throw new UsageError('--world-id NAME[,NAME...] is required: which worlds this shard runs');
-    const worlds = o['world-id'].split(',').map((w) => w.trim());
+    const onDemand = o['on-demand'] === true;
+    if (o['world-id'] === undefined && !onDemand) throw new UsageError('--world-id NAME[,NAME...] is required (or --on-demand): which worlds this shard runs');
+    if (o['reclaim-after'] !== undefined && !onDemand) throw new UsageError('--reclaim-after is for worlds opened on demand: add --on-demand');
+    const reclaimS = intOption(o['reclaim-after'], 'reclaim-after', 300);
+    if (reclaimS < 1) throw new UsageError(`--reclaim-after must be 1 or more seconds, got ${reclaimS}`);
+    const worlds = o['world-id'] === undefined ? [] : o['world-id'].split(',').map((w) => w.trim());
     for (const world of worlds) if (!WORLD_ID.test(world)) throw new UsageError(`--world-id is 1 to 64 letters, digits, _ or -, not "${world}"`);
     if (new Set(worlds).size !== worlds.length) throw new UsageError(`--world-id names a world twice: ${worlds.join(',')}`);
     const busUrl = parseBusUrlOrUsage(o.bus);
     const snapshotEvery = intOption(o['snapshot-every'], 'snapshot-every', 5000);
     if (snapshotEvery < 1) throw new UsageError(`--snapshot-every must be 1 or more, got ${snapshotEvery}`);
     const log = jsonLog(o.quiet === true);
-    const bus = await openBus(busUrl, log, `lightmud shard ${worlds.join(',')}`);
+    const bus = await openBus(busUrl, log, `lightmud shard ${worlds.join(',') || 'on demand'}`);
     const set = new ShardSet({
       bus, worlds, log,
+      ...(onDemand ? { onDemand: { reclaimIdleMs: reclaimS * 1000 } } : {}),
       // The game host keeps nothing of a PostgreSQL world in SQLite (config.db is not opened); '' would fail loudly if it were.
       config: (world) => ({ db: '', pg: { url: o.db!, world, wait: o['refuse-if-held'] !== true }, ...(o.world ? { world: o.world } : {}), fresh: o.fresh === true, snapshotEvery }),
     });
-    log.info({ worlds, bus: bus.name }, 'opening the worlds (standing by for those another shard holds)');
+    log.info({ worlds, bus: bus.name, onDemand }, onDemand ? 'opening the worlds (standing by for those another shard holds); worlds opened on request too' : 'opening the worlds (standing by for those another shard holds)');
     const started = set.start((world, shard) => {
       log.info({ world, title: shard.info.title, restored: shard.info.restored, replayed: shard.info.replayed, seq: shard.info.seq, shard: shard.instance, serving: set.serving }, 'serving the world on the bus');
     });
@@ -145,6 +156,7 @@ export const shardCommand: Command = {
           resolve(1);
         });
       };
+      started.then(() => log.info({ serving: set.serving, onDemand }, onDemand ? 'every world given is served; open to requests for more' : 'every world given is served'), () => {});
       // A world that cannot be opened (held, with --refuse-if-held; the database unreachable) stops the shard.
       started.catch((err: unknown) => {
         process.stderr.write(`lightmud shard: ${(err as Error).message}\n`);
