@@ -32,9 +32,20 @@ export interface CrowdRoomOptions {
   log?: Log;
   /** Milliseconds between sweeps of the queues and timers (default 1000). */
   tickMs?: number;
+  /**
+   * A world of its own for one episode of a task with worldPerPair (a portal's host over a shard link to a
+   * world opened on demand); closed when the episode ends. Without it such tasks are refused.
+   */
+  pairWorld?: (world: string) => Promise<Host>;
 }
 
 const silent: Log = { info() {}, warn() {}, error() {} };
+
+/** The world name of an episode's own world: the episode id in the letters a world name may have, at most 64. */
+export function pairWorldName(episode: string): string {
+  const clean = episode.replace(/[^A-Za-z0-9_-]/g, '_').replace(/^[^A-Za-z0-9]/, 'w');
+  return clean.length <= 64 ? clean : `${clean.slice(0, 40)}-${clean.slice(-23)}`;
+}
 
 function code(): string {
   // 10 characters from an alphabet without look-alikes.
@@ -118,7 +129,8 @@ class LiveEpisode {
   /** A gold unit's scene, and whether its answer was something the worker could do when it was served. */
   gold?: { scene: GoldScene; valid: boolean };
 
-  constructor(readonly room: CrowdRoom, readonly id: string, readonly task: CrowdTask, readonly location: string, a: [string, string], b: [string, string]) {
+  /** `host`: the world the episode plays in (the room's own, or one of its own with worldPerPair). */
+  constructor(readonly room: CrowdRoom, readonly host: Host, readonly id: string, readonly task: CrowdTask, readonly location: string, a: [string, string], b: [string, string]) {
     this.seats = [new Seat(this, a[0], a[1]), new Seat(this, b[0], b[1])];
   }
 
@@ -209,6 +221,10 @@ export class CrowdRoom {
     }
     const st = this.stateOf(taskId);
     if (!st.checked) {
+      if (task.worldPerPair && !this.opts.pairWorld) {
+        link.send({ type: 'closed', message: 'This task gives each pair a world of its own, and this server cannot make worlds (it needs to be a portal started with --on-demand). Please tell the requester.' });
+        return null;
+      }
       try {
         const [summary, chars] = await Promise.all([this.host.summary(), this.host.characters()]);
         checkTaskAgainstWorld(task, new Set(summary.rooms.map((r) => r.id)), new Set(chars.map((c) => c.id)));
@@ -405,21 +421,34 @@ export class CrowdRoom {
       // Someone left while waiting: the other goes back to the queue.
       return false;
     }
-    const chars = await this.host.characters();
+    const id = `${task.id}-${Date.now().toString(36)}-${this.nextEpisode++}`;
+    // A world of the pair's own (opened on demand from the task's world), or the room's world.
+    const own = task.worldPerPair && this.opts.pairWorld ? await this.opts.pairWorld(pairWorldName(id)) : null;
+    const host = own ?? this.host;
+    const giveUp = () => {
+      if (own) void own.close().catch(() => {});
+      return false;
+    };
+    let chars;
+    try {
+      chars = await host.characters();
+    } catch (err) {
+      giveUp();
+      throw err;
+    }
     // After the await: a worker may have left, another task's episode may have taken a room.
-    if (!workers.every((w) => st.links.has(w))) return false;
-    if (scene && this.seated.has(workers[0]!)) return false;
-    const usedRooms = new Set([...this.live].map((e) => e.location));
+    if (!workers.every((w) => st.links.has(w))) return giveUp();
+    if (scene && this.seated.has(workers[0]!)) return giveUp();
+    const usedRooms = new Set([...this.live].filter((e) => e.host === host).map((e) => e.location));
     const byId = new Map(chars.map((c) => [c.id, c]));
-    const isFree = (p: string) => byId.has(p) && !this.host.driverOf(p);
+    const isFree = (p: string) => byId.has(p) && !host.driverOf(p);
     const rooms = scene ? [scene.location].filter((r) => !usedRooms.has(r)) : shuffle(task.locations.filter((r) => !usedRooms.has(r)));
     // A gold scene: the partner speaks first (seat 0), the worker answers (seat 1).
     const free = scene ? [scene.partner, scene.persona].filter(isFree) : shuffle(task.personas.filter(isFree));
-    if (!rooms.length || free.length < 2) return false;
+    if (!rooms.length || free.length < 2) return giveUp();
     const room = rooms[0]!;
     const [a, b] = [byId.get(free[0]!)!, byId.get(free[1]!)!];
-    const id = `${task.id}-${Date.now().toString(36)}-${this.nextEpisode++}`;
-    const ep = new LiveEpisode(this, id, scene ? { ...task, turns: 2 } : task, room, [a.id, a.name], [b.id, b.name]);
+    const ep = new LiveEpisode(this, host, id, scene ? { ...task, turns: 2 } : task, room, [a.id, a.name], [b.id, b.name]);
     const workerSeats = scene ? [ep.seats[1]] : ep.seats;
     workers.forEach((w, i) => {
       const seat = workerSeats[i]!;
@@ -428,13 +457,13 @@ export class CrowdRoom {
     });
     if (scene) ep.seats[0].partner = new ScriptPartner([{ say: scene.say }], `gold:${scene.id}`);
     else if (workers.length === 1) ep.seats[1].partner = this.opts.partner();
-    for (const s of ep.seats) this.host.attach(s.character, s);
+    for (const s of ep.seats) ep.host.attach(s.character, s);
     this.live.add(ep);
     for (const w of workers) this.seated.set(w, workerSeats[workers.indexOf(w)]!);
     try {
-      for (const s of ep.seats) await this.host.admin({ op: 'teleport', actor: s.character, who: s.character, to: room }, null);
-      const views = await Promise.all(ep.seats.map((s) => this.host.agentView(s.character, { partner: ep.other(s).character })));
-      const states = await Promise.all(ep.seats.map((s) => this.host.state(s.character)));
+      for (const s of ep.seats) await ep.host.admin({ op: 'teleport', actor: s.character, who: s.character, to: room }, null);
+      const views = await Promise.all(ep.seats.map((s) => ep.host.agentView(s.character, { partner: ep.other(s).character })));
+      const states = await Promise.all(ep.seats.map((s) => ep.host.state(s.character)));
       const v0 = views[0]!;
       const setup: EpisodeSetup = {
         setting: { name: v0.facts.setting.name, category: v0.facts.setting.category ?? '', description: v0.facts.setting.description },
@@ -455,9 +484,10 @@ export class CrowdRoom {
     } catch (err) {
       this.live.delete(ep);
       for (const s of ep.seats) {
-        this.host.detach(s.character, s);
+        ep.host.detach(s.character, s);
         if (s.worker) this.seated.delete(s.worker);
       }
+      giveUp();
       throw err;
     }
     this.log.info({ task: task.id, episode: id, room, characters: ep.seats.map((s) => s.character), partner: ep.seats[1].kind }, 'crowd episode started');
@@ -479,7 +509,7 @@ export class CrowdRoom {
       reward: ep.task.reward, instructions: ep.task.instructions,
     };
     seat.send(frame);
-    const [look, state] = await Promise.all([this.host.look(seat.character), this.host.state(seat.character)]);
+    const [look, state] = await Promise.all([ep.host.look(seat.character), ep.host.state(seat.character)]);
     seat.send({ type: 'log', who: 'system', text: look });
     // The conversation so far (a worker who reloaded the page, or came back after a drop).
     const names = new Map(setup.personas.map((p) => [p.id, p.name]));
@@ -517,7 +547,7 @@ export class CrowdRoom {
     ep.busy = true;
     try {
       const heard = ep.lastSay && ep.lastSay.from !== seat.character ? ep.lastSay : undefined;
-      const plan = await partner.takeTurn({ host: this.host, character: seat.character, partner: ep.other(seat).character, history: this.historyFor(ep, seat), ...(heard ? { heard } : {}), turn: ep.turn });
+      const plan = await partner.takeTurn({ host: ep.host, character: seat.character, partner: ep.other(seat).character, history: this.historyFor(ep, seat), ...(heard ? { heard } : {}), turn: ep.turn });
       if (ep.over || ep.up !== seat) return;
       await this.execute(ep, seat, plan.say, plan.action ?? plan.emote, partner.provenance);
     } catch (err) {
@@ -546,7 +576,7 @@ export class CrowdRoom {
     ep.busy = true;
     try {
       if (action && !isEmote(action.toLowerCase())) {
-        const state = await this.host.state(seat.character);
+        const state = await ep.host.state(seat.character);
         if (!state?.validActions.includes(action)) problems.push(`"${action}" is not something you can do now; pick one of the action buttons, or none.`);
       }
       if (ep.over) return;
@@ -570,7 +600,7 @@ export class CrowdRoom {
     const turn: { say: string; action?: string; emote?: string } = { say: '' };
     let lastState: CharacterState | undefined;
     if (say.trim()) {
-      const r = await this.host.submit(c, `say ${say}`);
+      const r = await ep.host.submit(c, `say ${say}`);
       if (r.ok) {
         turn.say = quoted(r.text).trim() || say;
         seat.send({ type: 'log', who: 'you', text: r.text });
@@ -583,7 +613,7 @@ export class CrowdRoom {
     if (act) {
       const emote = act.toLowerCase();
       if (isEmote(emote)) {
-        const r = await this.host.submit(c, emote);
+        const r = await ep.host.submit(c, emote);
         if (r.ok) {
           turn.emote = emote;
           seat.send({ type: 'log', who: 'you', text: r.text });
@@ -591,7 +621,7 @@ export class CrowdRoom {
         }
         lastState = r.states[c] ?? lastState;
       } else {
-        const r = await this.host.submit(c, act, null, { validOnly: true });
+        const r = await ep.host.submit(c, act, null, { validOnly: true });
         seat.send({ type: 'log', who: 'you', text: r.text });
         if (r.ok) {
           turn.action = r.action ?? act;
@@ -640,7 +670,7 @@ export class CrowdRoom {
     seat.unit = null;
     seat.awaySince = null;
     seat.partner = this.opts.partner();
-    this.host.refreshWatch(seat.character);
+    ep.host.refreshWatch(seat.character);
     other.send({ type: 'partner', status: 'replaced', message: 'Your partner has left; a model character (marked "model") takes their place. Carry on.' });
     if (ep.up === seat && !ep.busy) this.startTurn(ep);
   }
@@ -652,7 +682,7 @@ export class CrowdRoom {
     this.live.delete(ep);
     this.store.endEpisode(ep.id, status, reason);
     for (const s of ep.seats) {
-      this.host.detach(s.character, s);
+      ep.host.detach(s.character, s);
       if (!s.worker || !s.unit) continue;
       this.seated.delete(s.worker);
       if (status === 'complete' || credit) {
@@ -666,6 +696,8 @@ export class CrowdRoom {
       }
     }
     this.log.info({ episode: ep.id, status, reason, turns: ep.turn }, 'crowd episode over');
+    // The pair's own world: this server leaves it (its shard reclaims it when idle; its event log stays).
+    if (ep.host !== this.host) void ep.host.close().catch((err: unknown) => this.log.warn({ episode: ep.id, err: (err as Error).message }, 'leaving the pair\'s world failed'));
     this.pump(ep.task.id);
   }
 

@@ -60,6 +60,11 @@ export interface CrowdTask {
   /** What happens when a partner is gone longer than partnerDropSeconds. */
   partnerDrop: PartnerDropPolicy;
   partnerDropSeconds: number;
+  /**
+   * Each pair plays in a world of its own, cloned from the task's world (issue 15, crowds at scale): only on a
+   * portal started with --on-demand, whose shards' world file is the task's world. Locations then never clash.
+   */
+  worldPerPair?: boolean;
   /** Instructions shown above the chat. */
   instructions: string;
   checks: CrowdChecks;
@@ -102,6 +107,7 @@ export const TASK_SCHEMA = {
     modelFallbackSeconds: { type: ['number', 'null'], minimum: 0 },
     partnerDrop: { enum: ['replace_with_model', 'end_and_credit'] },
     partnerDropSeconds: { type: 'number', exclusiveMinimum: 0 },
+    worldPerPair: { type: 'boolean' },
     instructions: { type: 'string', maxLength: 5000 },
     allowWorkers: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 200 } },
     onboarding: {

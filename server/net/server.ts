@@ -245,7 +245,12 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     };
     let crowd: CrowdRoom | null = null;
     if (opts.crowd !== false) {
-      crowd = new CrowdRoom(liveHost, new CrowdStore(accountsDb), { partner: opts.crowd?.partner ?? bundledModelPartner({ shared: () => liveHost.agents?.sharedPolicy() ?? null }), log, ...(opts.crowd?.tickMs ? { tickMs: opts.crowd.tickMs } : {}) });
+      // A portal with --on-demand can give each crowd pair a world of its own (tasks with worldPerPair).
+      const remote = opts.remote;
+      const pairWorld = remote?.openOnDemand
+        ? (world: string) => Host.start({ db: '' }, { log, agents: false, link: shardLink({ bus: remote.bus, world, openOnDemand: true, ...(remote.timeoutMs ? { timeoutMs: remote.timeoutMs } : {}) }) })
+        : undefined;
+      crowd = new CrowdRoom(liveHost, new CrowdStore(accountsDb), { partner: opts.crowd?.partner ?? bundledModelPartner({ shared: () => liveHost.agents?.sharedPolicy() ?? null }), log, ...(opts.crowd?.tickMs ? { tickMs: opts.crowd.tickMs } : {}), ...(pairWorld ? { pairWorld } : {}) });
       crowdRoutes(app, { room: crowd, accounts, admit: admitWebsocket, rate: { perSecond: opts.commandsPerSecond, burst: opts.commandBurst }, page: (file) => readFile(new URL(file, CLIENT_DIR)) });
     }
     app.get('/protocol.ts', async (_req, reply) => reply.type('text/plain; charset=utf-8').send(await readFile(new URL('./protocol.ts', import.meta.url))));
