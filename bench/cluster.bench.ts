@@ -66,7 +66,7 @@ interface Measured {
 }
 
 /** CPU seconds of a process and of its children (PostgreSQL's postmaster and its backends), or NaN. */
-function treeCpuSeconds(pid: number): number {
+export function treeCpuSeconds(pid: number): number {
   let total = cpuSeconds(pid);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -81,7 +81,7 @@ function treeCpuSeconds(pid: number): number {
 }
 
 /** The pid a server wrote in its pid file (PostgreSQL's postmaster.pid, nats-server's -P file). */
-function pidFrom(file: string): number {
+export function pidFrom(file: string): number {
   return Number(readFileSync(file, 'utf8').split('\n')[0]!.trim());
 }
 

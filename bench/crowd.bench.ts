@@ -42,7 +42,7 @@ function cpuSeconds(pid: number): number {
 }
 
 function serve(db: string, world: string): Promise<{ proc: ChildProcess; port: number }> {
-  const proc = spawn(process.execPath, [BIN, 'serve', '--db', db, '--world', world, '--http-port', '0', '--telnet-port', 'off', '--host', '127.0.0.1', '--max-connections', '0', '--max-per-ip', '0', '--sync', process.env.CROWD_SYNC ?? 'full'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [BIN, 'serve', '--db', db, '--world', world, '--http-port', '0', '--telnet-port', 'off', '--host', '127.0.0.1', '--max-connections', '0', '--max-per-ip', '0', '--connect-rate-per-ip', '0', '--sync', process.env.CROWD_SYNC ?? 'full'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr!.on('data', (d) => (stderr += String(d)));
   return new Promise((resolve, reject) => {

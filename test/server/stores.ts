@@ -91,7 +91,7 @@ export interface RunningPostgres {
 }
 
 /** initdb + pg_ctl start in a temp directory, on 127.0.0.1 and a free port; trust auth for the user lightmud. */
-export async function startPostgres(bin = postgresBinDir()): Promise<RunningPostgres> {
+export async function startPostgres(bin = postgresBinDir(), opts: { maxConnections?: number } = {}): Promise<RunningPostgres> {
   if (!bin) throw new Error('PostgreSQL is not installed');
   const dir = mkdtempSync(join(tmpdir(), 'lightmud-pg-'));
   const root = process.getuid?.() === 0;
@@ -111,7 +111,7 @@ export async function startPostgres(bin = postgresBinDir()): Promise<RunningPost
   for (let attempt = 0; ; attempt++) {
     port = await freePort();
     try {
-      run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '30', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c shared_buffers=16MB -c max_connections=40`, 'start']);
+      run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '30', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c shared_buffers=16MB -c max_connections=${opts.maxConnections ?? 40}`, 'start']);
       break;
     } catch (err) {
       if (attempt >= 2) throw err;
