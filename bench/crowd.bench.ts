@@ -8,12 +8,13 @@
  * Sizes: 200 workers; --quick: 40. Override with CROWD_WORKERS, CROWD_TURNS, CROWD_SYNC (full, the default, or normal).
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { cpuSeconds } from './load.bench.js';
 import { percentile, type BenchContext } from './report.js';
 
 const BIN = fileURLToPath(new URL('../bin/lightmud.mjs', import.meta.url));
@@ -32,15 +33,6 @@ function crowdWorld(rooms: number): object {
   return { format: 'lightmud-world', version: 1, title: 'Crowd bench yards', rooms: r, characters: chars, objects };
 }
 
-function cpuSeconds(pid: number): number {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
 function serve(db: string, world: string): Promise<{ proc: ChildProcess; port: number }> {
   const proc = spawn(process.execPath, [BIN, 'serve', '--db', db, '--world', world, '--http-port', '0', '--telnet-port', 'off', '--host', '127.0.0.1', '--max-connections', '0', '--max-per-ip', '0', '--connect-rate-per-ip', '0', '--sync', process.env.CROWD_SYNC ?? 'full'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -53,18 +45,22 @@ function serve(db: string, world: string): Promise<{ proc: ChildProcess; port: n
   });
 }
 
-interface Result {
+export interface WorkerResult {
   pairedMs: number | null;
   turnMs: number[];
   completed: boolean;
   refused: number;
 }
 
-function worker(port: number, id: string, turns: number, sleepMs: () => number): Promise<Result> {
+/**
+ * One crowd worker over /crowd/ws: joins `task`, "types" sleepMs() before each of its turns (a line, and a hug,
+ * a smile or nothing), fills in the end form; gives up after giveUpMs (default 120 s + 10 s a turn).
+ */
+export function crowdWorker(port: number, task: string, id: string, turns: number, sleepMs: () => number, giveUpMs = 120_000 + turns * 10_000): Promise<WorkerResult> {
   return new Promise((resolve) => {
     const ws = new WebSocket(`ws://127.0.0.1:${port}/crowd/ws`, { perMessageDeflate: false });
     const t0 = performance.now();
-    const res: Result = { pairedMs: null, turnMs: [], completed: false, refused: 0 };
+    const res: WorkerResult = { pairedMs: null, turnMs: [], completed: false, refused: 0 };
     let sentAt = 0;
     let n = 0;
     let actions: string[] = [];
@@ -72,8 +68,8 @@ function worker(port: number, id: string, turns: number, sleepMs: () => number):
       ws.terminate();
       resolve(res);
     };
-    const giveUp = setTimeout(finish, 120_000 + turns * 10_000);
-    ws.on('open', () => ws.send(JSON.stringify({ type: 'join', task: 'bench', worker: id })));
+    const giveUp = setTimeout(finish, giveUpMs);
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'join', task, worker: id })));
     ws.on('message', (d) => {
       const f = JSON.parse(String(d)) as { type: string; yours?: boolean; validActions?: string[] };
       if (f.type === 'paired') res.pairedMs = performance.now() - t0;
@@ -123,7 +119,7 @@ export default async function crowdBench(ctx: BenchContext): Promise<void> {
     try {
       const cpu0 = cpuSeconds(server.proc.pid!);
       const t0 = performance.now();
-      const results = await Promise.all(Array.from({ length: workers }, (_, i) => worker(server.port, `bench-worker-${i}`, turns, () => 500 + Math.random() * 1500)));
+      const results = await Promise.all(Array.from({ length: workers }, (_, i) => crowdWorker(server.port, 'bench', `bench-worker-${i}`, turns, () => 500 + Math.random() * 1500)));
       const seconds = (performance.now() - t0) / 1000;
       const cpu = cpuSeconds(server.proc.pid!) - cpu0;
       const paired = results.filter((r) => r.pairedMs !== null).map((r) => r.pairedMs!);

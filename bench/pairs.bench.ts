@@ -17,11 +17,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import WebSocket from 'ws';
 import { LightmudProcess } from '../test/cluster/processes.js';
 import { natsSkip, startNats, type RunningNats } from '../test/server/nats.js';
 import { postgresBinDir, startPostgres, type RunningPostgres } from '../test/server/stores.js';
 import { pidFrom, treeCpuSeconds } from './cluster.bench.js';
+import { crowdWorker } from './crowd.bench.js';
 import { cpuSeconds } from './load.bench.js';
 import { percentile, type BenchContext } from './report.js';
 
@@ -36,52 +36,6 @@ const TEMPLATE = {
   ],
   objects: [{ id: 'apple', name: 'apple', prefix: 'an', description: 'A red apple.', food: true, in: 'yard' }],
 };
-
-interface Result { pairedMs: number | null; turnMs: number[]; completed: boolean; refused: number }
-
-function worker(port: number, id: string, sleepMs: () => number, turns: number): Promise<Result> {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/crowd/ws`, { perMessageDeflate: false });
-    const t0 = performance.now();
-    const res: Result = { pairedMs: null, turnMs: [], completed: false, refused: 0 };
-    let sentAt = 0;
-    let n = 0;
-    let actions: string[] = [];
-    const finish = () => {
-      ws.terminate();
-      resolve(res);
-    };
-    const giveUp = setTimeout(finish, 180_000 + turns * 10_000);
-    ws.on('open', () => ws.send(JSON.stringify({ type: 'join', task: 'pairs', worker: id })));
-    ws.on('message', (d) => {
-      const f = JSON.parse(String(d)) as { type: string; yours?: boolean; validActions?: string[] };
-      if (f.type === 'paired') res.pairedMs = performance.now() - t0;
-      else if (f.type === 'state' && f.validActions) actions = f.validActions;
-      else if (f.type === 'refused') res.refused++;
-      else if (f.type === 'turn') {
-        if (sentAt) {
-          res.turnMs.push(performance.now() - sentAt);
-          sentAt = 0;
-        }
-        if (f.yours) {
-          setTimeout(() => {
-            const act = n % 3 === 0 ? actions.find((a) => a.startsWith('hug')) : n % 3 === 1 ? 'smile' : undefined;
-            sentAt = performance.now();
-            ws.send(JSON.stringify({ type: 'turn', say: `Line ${n++} from ${id}, how are things with you today?`, ...(act ? { act } : {}) }));
-          }, sleepMs());
-        }
-      } else if (f.type === 'end') {
-        if (sentAt) res.turnMs.push(performance.now() - sentAt);
-        res.completed = true;
-        ws.send(JSON.stringify({ type: 'form', rating: 4 }));
-      } else if (f.type === 'done' || f.type === 'closed') {
-        clearTimeout(giveUp);
-        finish();
-      }
-    });
-    ws.on('error', () => {});
-  });
-}
 
 const rssMb = (pid: number) => {
   try {
@@ -122,7 +76,7 @@ export default async function pairsBench(ctx: BenchContext): Promise<void> {
     const t0 = performance.now();
     let peakShardRss = 0;
     const sampler = setInterval(() => (peakShardRss = Math.max(peakShardRss, pids.shards.reduce((a, p) => a + rssMb(p), 0))), 500);
-    const results = await Promise.all(Array.from({ length: pairs * 2 }, (_, i) => worker(up.httpPort as number, `pairs-worker-${i}`, () => 500 + Math.random() * 1500, turns)));
+    const results = await Promise.all(Array.from({ length: pairs * 2 }, (_, i) => crowdWorker(up.httpPort as number, 'pairs', `pairs-worker-${i}`, turns, () => 500 + Math.random() * 1500, 180_000 + turns * 10_000)));
     clearInterval(sampler);
     const seconds = (performance.now() - t0) / 1000;
     const cpu1 = cpuOf();

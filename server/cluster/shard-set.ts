@@ -44,6 +44,16 @@ export interface ShardSetOptions {
 export class ShardSet {
   private shards = new Map<string, Shard>();
   private closing = false;
+  private onServing: (world: string, shard: Shard) => void = () => {};
+  /** Each served world's control subject (--move), by world. */
+  private stopControl = new Map<string, () => void>();
+  /** Worlds let go on purpose, waiting out their hold before this shard stands by for them again. */
+  private holds = new Set<NodeJS.Timeout>();
+  /** Worlds opened on request (reclaimed when idle), and those being opened now. */
+  private onDemand = new Set<string>();
+  private opening = new Map<string, Promise<BusBody>>();
+  private stopOpen: (() => void) | null = null;
+  private reclaimTimer: NodeJS.Timeout | null = null;
 
   constructor(private opts: ShardSetOptions) {
     if (!opts.worlds.length && !opts.onDemand) throw new Error('a shard serves at least one world, or worlds on demand');
@@ -53,10 +63,6 @@ export class ShardSet {
   /** The worlds served now (their locks held), in the order they were taken. */
   get serving(): string[] {
     return [...this.shards.keys()];
-  }
-
-  shard(world: string): Shard | undefined {
-    return this.shards.get(world);
   }
 
   /**
@@ -73,12 +79,6 @@ export class ShardSet {
     }
     await Promise.all(this.opts.worlds.map((world) => this.open(world)));
   }
-
-  /** Worlds opened on request (reclaimed when idle), and those being opened now. */
-  private onDemand = new Set<string>();
-  private opening = new Map<string, Promise<BusBody>>();
-  private stopOpen: (() => void) | null = null;
-  private reclaimTimer: NodeJS.Timeout | null = null;
 
   private openOnDemand(body: BusBody): Promise<BusBody> {
     const { world } = parseOpenWorldRequest(body);
@@ -117,9 +117,7 @@ export class ShardSet {
       }
       if (shard.watching > 0 || now - shard.lastAsked < idleMs || this.closing) continue;
       this.onDemand.delete(world);
-      this.shards.delete(world);
-      this.stopControl.get(world)?.();
-      this.stopControl.delete(world);
+      this.letGo(world);
       try {
         await shard.close();
         this.opts.log.info({ world, shard: shard.instance, idleMs: now - shard.lastAsked }, 'reclaimed an idle world (saved and closed; opened again on request)');
@@ -128,10 +126,6 @@ export class ShardSet {
       }
     }
   }
-
-  private onServing: (world: string, shard: Shard) => void = () => {};
-  private stopControl = new Map<string, () => void>();
-  private holds = new Set<NodeJS.Timeout>();
 
   private async open(world: string, config = this.opts.config(world)): Promise<void> {
     const base = this.opts.standbyBaseMs ?? 250;
@@ -149,14 +143,20 @@ export class ShardSet {
     this.onServing(world, shard);
   }
 
+  /** Forget `world` here (no longer counted as served, no more control requests): its Shard, for the caller to close. */
+  private letGo(world: string): Shard | undefined {
+    const shard = this.shards.get(world);
+    this.shards.delete(world);
+    this.stopControl.get(world)?.();
+    this.stopControl.delete(world);
+    return shard;
+  }
+
   /** The world's control request: let it go (saved, closed, its lock released), stand by for it again after holdMs. */
   private async release(world: string, body: BusBody): Promise<BusBody> {
     const { holdMs } = parseReleaseRequest(body);
-    const shard = this.shards.get(world);
-    if (!shard || this.closing) throw new Error(`this shard does not serve "${world}" now`);
-    this.stopControl.get(world)?.();
-    this.stopControl.delete(world);
-    this.shards.delete(world);
+    const shard = this.closing ? undefined : this.letGo(world);
+    if (!shard) throw new Error(`this shard does not serve "${world}" now`);
     const t0 = performance.now();
     await shard.close();
     const ms = Math.round(performance.now() - t0);

@@ -17,7 +17,7 @@ import { AccountStore } from '../store/accounts.js';
 import { registerAgentApi, type AgentApi } from '../api/routes.js';
 import { openDb, type Db } from '../store/db.js';
 import { Connection, type ServerContext } from './connection.js';
-import { AddressBuckets, addressKey, ConnectionCounter, DEFAULT_OPTIONS, type ServerOptions } from './limits.js';
+import { AddressBuckets, addressKey, ConnectionCounter, DEFAULT_OPTIONS, type RemoteWorldOptions, type ServerOptions } from './limits.js';
 import { Portal } from './portal.js';
 import { CrossWorld } from './cross-world.js';
 import { hostname } from 'node:os';
@@ -96,6 +96,8 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     if (accounts.unknownAdmins.length) {
       log.warn({ names: accounts.unknownAdmins }, '--admin names no existing account: ignored (register first, then use `lightmud admin grant NAME`); registering such a name later gives no admin role');
     }
+    // A portal's link to the shard of a world: its own world's, and (with --on-demand) each crowd pair's.
+    const linkTo = (remote: RemoteWorldOptions, world: string) => shardLink({ bus: remote.bus, world, openOnDemand: remote.openOnDemand === true, ...(remote.timeoutMs ? { timeoutMs: remote.timeoutMs } : {}) });
     // A portal with --models drives the world's model characters: only one portal of a world may.
     if (opts.remote?.models) releaseModels = await claimModels(opts.remote.bus, opts.remote.world, `${hostname()} pid ${process.pid}`);
     host = await Host.start({
@@ -104,7 +106,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     }, opts.remote
       // A portal: the game is the shard's. Model characters are driven by the one portal started with --models
       // (server/cluster/model-claim.ts); on the others they are left alone.
-      ? { log, ...(opts.remote.models ? {} : { agents: false as const }), link: shardLink({ bus: opts.remote.bus, world: opts.remote.world, openOnDemand: opts.remote.openOnDemand === true, ...(opts.remote.timeoutMs ? { timeoutMs: opts.remote.timeoutMs } : {}) }) }
+      ? { log, ...(opts.remote.models ? {} : { agents: false as const }), link: linkTo(opts.remote, opts.remote.world) }
       : { log });
     const info = host.info;
     log.info({ world: info.title, source: info.source, store: opts.remote ? `the shard of world ${opts.remote.world} on ${opts.remote.bus.name}` : opts.pg ? `postgres world ${opts.pg.world}` : 'sqlite', restored: info.restored, replayed: info.replayed, diverged: info.diverged, seq: info.seq, ...info.counts }, info.restored === 'seeded' ? 'world loaded from its file' : 'world restored from the database');
@@ -247,9 +249,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     if (opts.crowd !== false) {
       // A portal with --on-demand can give each crowd pair a world of its own (tasks with worldPerPair).
       const remote = opts.remote;
-      const pairWorld = remote?.openOnDemand
-        ? (world: string) => Host.start({ db: '' }, { log, agents: false, link: shardLink({ bus: remote.bus, world, openOnDemand: true, ...(remote.timeoutMs ? { timeoutMs: remote.timeoutMs } : {}) }) })
-        : undefined;
+      const pairWorld = remote?.openOnDemand ? (world: string) => Host.start({ db: '' }, { log, agents: false, link: linkTo(remote, world) }) : undefined;
       crowd = new CrowdRoom(liveHost, new CrowdStore(accountsDb), { partner: opts.crowd?.partner ?? bundledModelPartner({ shared: () => liveHost.agents?.sharedPolicy() ?? null }), log, ...(opts.crowd?.tickMs ? { tickMs: opts.crowd.tickMs } : {}), ...(pairWorld ? { pairWorld } : {}) });
       crowdRoutes(app, { room: crowd, accounts, admit: admitWebsocket, rate: { perSecond: opts.commandsPerSecond, burst: opts.commandBurst }, page: (file) => readFile(new URL(file, CLIENT_DIR)) });
     }

@@ -65,6 +65,14 @@ CREATE TABLE IF NOT EXISTS lightmud_world_owners (
 );
 `;
 
+/**
+ * The join and condition that find the backend holding a world's advisory lock, for the world given as the SQL
+ * expression `world` (a parameter, or a column); LOCK_CLASS is parameter `classParam`.
+ */
+export const lockHolderSql = (world: string, classParam: string) =>
+  `pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+        WHERE l.locktype = 'advisory' AND l.granted AND l.classid = ${classParam} AND l.objid = hashtext(${world})::oid AND l.objsubid = 2`;
+
 /** Another server holds the world's lock. */
 export class WorldLockedError extends Error {
   readonly code = 'LIGHTMUD_WORLD_LOCKED';
@@ -178,7 +186,7 @@ export class PgStore implements GameStore {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK_CLASS + 1]);
       await client.query(SCHEMA);
-      // Who writes the world now, for people and tools (lightmud cluster worlds); the lock, not this row, fences.
+      // Who writes the world now, for people and tools (lightmud shard --list); the lock, not this row, fences.
       await client.query(
         `INSERT INTO lightmud_world_owners (world, owner, since) VALUES ($1, $2, $3)
          ON CONFLICT (world) DO UPDATE SET owner = EXCLUDED.owner, since = EXCLUDED.since`,
@@ -198,8 +206,7 @@ export class PgStore implements GameStore {
   private static async holder(client: pg.Client, world: string): Promise<string> {
     const r = await client.query<{ pid: number; app: string | null; addr: string | null; since: Date | null }>(
       `SELECT a.pid, a.application_name AS app, a.client_addr::text AS addr, a.backend_start AS since
-         FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-        WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objid = hashtext($2)::oid AND l.objsubid = 2`,
+         FROM ${lockHolderSql('$2', '$1')}`,
       [LOCK_CLASS, world],
     ).catch(() => ({ rows: [] as { pid: number; app: string | null; addr: string | null; since: Date | null }[] }));
     const h = r.rows[0];

@@ -4,7 +4,7 @@
  * which shard took it last and when.
  */
 import pg from 'pg';
-import { LOCK_CLASS } from './pg-store.js';
+import { LOCK_CLASS, lockHolderSql } from './pg-store.js';
 
 export interface PgWorldRow {
   world: string;
@@ -28,9 +28,7 @@ export async function listPgWorlds(url: string): Promise<PgWorldRow[]> {
     const r = await client.query<{ world: string; seq: string; holder: string | null; owner: string | null; since: string | null }>(
       `SELECT w.world,
               COALESCE((SELECT MAX(seq) FROM lightmud_events e WHERE e.world = w.world), 0) AS seq,
-              (SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-                WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objid = hashtext(w.world)::oid AND l.objsubid = 2
-                LIMIT 1) AS holder,
+              (SELECT a.application_name FROM ${lockHolderSql('w.world', '$1')} LIMIT 1) AS holder,
               ${owners.rows[0]?.t ? 'o.owner, o.since' : 'NULL AS owner, NULL AS since'}
          FROM (SELECT world FROM lightmud_meta${owners.rows[0]?.t ? ' UNION SELECT world FROM lightmud_world_owners' : ''}) w
          ${owners.rows[0]?.t ? 'LEFT JOIN lightmud_world_owners o ON o.world = w.world' : ''}
