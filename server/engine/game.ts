@@ -495,7 +495,8 @@ function moveThrough(world: World, mover: NodeId, from: NodeId, exit: { label: s
 
 // ---- speech and emotes ---------------------------------------------------------------------------
 
-function cleanSpeech(text: string): string {
+/** Spoken text as the engine says it: cleaned, trimmed, one pair of surrounding quotes dropped. */
+export function cleanSpeech(text: string): string {
   return sanitiseInput(text).trim().replace(/^["']|["']$/g, '').trim();
 }
 

@@ -5,7 +5,8 @@
  * subclass it with their framing and presentation.
  */
 import type { CharacterState, ErrorCode, EventSummary, FrameId } from './protocol.js';
-import type { CharacterInfo } from '../host/types.js';
+import type { CharacterInfo, SubmitResult } from '../host/types.js';
+import { cleanSpeech, parse } from '../engine/index.js';
 import { HostUnavailableError, type Host, type Log } from '../host/host.js';
 import type { Account, AccountStore } from '../store/accounts.js';
 import { TokenBucket, type AddressBuckets, type ConnectionCounter, type ServerOptions } from './limits.js';
@@ -320,9 +321,11 @@ export abstract class Connection implements SessionLink {
       // The engine's tell reaches characters here; one it could not deliver may be to a player of another world.
       const cross = word === 'tell' && !r.ok && this.ctx.crossWorld ? await this.tellAcross(this.ctx.crossWorld, session, line.slice(word.length).trim()) : null;
       if (this.isClosed()) return;
+      // A shout the engine carried next door goes on, over the bus, to everyone further off (cross-world.ts).
+      const shoutNote = r.ok && this.ctx.crossWorld ? this.shoutAcross(this.ctx.crossWorld, session, line, r) : null;
       if (cross) this.sendResult(cross.text, { id, ok: cross.ok });
       // seq 0: not in the event log (a read while the database cannot be written, or a refusal).
-      else this.sendResult(r.text, r.seq ? { id, ok: r.ok, seq: r.seq } : { id, ok: r.ok });
+      else this.sendResult(shoutNote ? `${r.text}\n${shoutNote}` : r.text, r.seq ? { id, ok: r.ok, seq: r.seq } : { id, ok: r.ok });
       this.ctx.stats.command(performance.now() - t0);
       const state = r.states[session.character.id];
       if (state) this.sendState(state, id);
@@ -330,6 +333,13 @@ export abstract class Connection implements SessionLink {
       if (err instanceof HostUnavailableError) return this.sendError('unavailable', err.message, id);
       throw err;
     }
+  }
+
+  private shoutAcross(cross: CrossWorld, session: Session, line: string, r: SubmitResult): string | null {
+    const intent = parse(line);
+    if (intent.kind !== 'shout') return null;
+    const heard = [session.character.id, ...r.deliveries.filter((d) => d.event.type === 'shout' && d.event.actor === session.character.id).map((d) => d.character)];
+    return cross.shout({ id: session.character.id, name: session.character.name }, cleanSpeech(intent.text), heard);
   }
 
   /** A tell to another world's player (null: the line names someone of this world, and the engine's reply stands). */

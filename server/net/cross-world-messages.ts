@@ -10,6 +10,7 @@
  *   lightmud.world.ID.tell      request: deliver a tell to one of its players (a server that does not name its portal)
  *   lightmud.world.ID.portal.P.who   request: the players on that world's portal P (a world of a cluster has several)
  *   lightmud.world.ID.portal.P.tell  request: deliver a tell to one of portal P's players
+ *   lightmud.shout              published: a player shouted; every server tells its players who did not hear it in the world
  */
 import type { BusBody } from '../bus/bus.js';
 import { cleanText } from './clean-text.js';
@@ -19,6 +20,7 @@ export const PRESENCE_SUBJECT = 'lightmud.presence';
 export const whoSubject = (world: string): string => `lightmud.world.${world}.who`;
 export const tellSubject = (world: string): string => `lightmud.world.${world}.tell`;
 export const portalWhoSubject = (world: string, portal: string): string => `lightmud.world.${world}.portal.${portal}.who`;
+export const SHOUT_SUBJECT = 'lightmud.shout';
 export const portalTellSubject = (world: string, portal: string): string => `lightmud.world.${world}.portal.${portal}.tell`;
 
 /** The longest tell text carried between worlds. */
@@ -59,6 +61,19 @@ export interface TellAnswer {
   /** Why not delivered. */
   reason?: string;
 }
+
+export interface Shout {
+  /** The shouter's character name. */
+  from: string;
+  fromWorld: string;
+  fromTitle: string;
+  text: string;
+  /** Characters of the shouter's world who heard it there (the engine's shout): not told again. */
+  heard: string[];
+}
+
+/** The most characters a shout lists as having heard it in its world. */
+const MAX_HEARD = 5000;
 
 const WORLD_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 /** A portal id: one subject token. */
@@ -102,4 +117,12 @@ export function readTellAnswer(b: BusBody): TellAnswer | null {
   const name = str(b.name, MAX_NAME);
   const reason = str(b.reason, 200);
   return { delivered: b.delivered, ...(name ? { name } : {}), ...(reason ? { reason } : {}) };
+}
+
+export function readShout(b: BusBody): Shout | null {
+  const from = str(b.from, MAX_NAME);
+  const text = str(b.text, MAX_TELL_TEXT);
+  if (!from || !text || typeof b.fromWorld !== 'string' || !WORLD_ID.test(b.fromWorld) || !Array.isArray(b.heard)) return null;
+  const heard = b.heard.slice(0, MAX_HEARD).filter((x): x is string => typeof x === 'string');
+  return { from, text, fromWorld: b.fromWorld, fromTitle: str(b.fromTitle, MAX_NAME) ?? b.fromWorld, heard };
 }

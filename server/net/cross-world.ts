@@ -9,6 +9,11 @@
  * a world's portals (this world's fellow portals into "this world"), and a tell goes to the portal
  * that has the player.
  *
+ * A player's shout is heard in the rooms next door by the engine, as always; on the bus it carries further:
+ * every server tells its players who did not hear it (this world's far rooms, and every other world),
+ * naming the shouter where they are in another world. One player's shouts go beyond the rooms nearby at
+ * most once every `shoutEveryMs`. Model characters' shouts stay in their world.
+ *
  * Nothing that crosses the bus is durable or logged: a tell to another world is a message of the
  * moment, lost if the bus is down (the sender is told). A world that does not answer within
  * `timeoutMs` is named as not answering; nothing waits longer.
@@ -18,7 +23,7 @@ import type { Log } from '../host/host.js';
 import type { CrossWorldOptions } from './limits.js';
 import { randomBytes } from 'node:crypto';
 import {
-  PRESENCE_SUBJECT, portalTellSubject, portalWhoSubject, readPresence, readTellAnswer, readTellRequest, readWhoAnswer, tellSubject, whoSubject,
+  PRESENCE_SUBJECT, SHOUT_SUBJECT, portalTellSubject, portalWhoSubject, readPresence, readShout, readTellAnswer, readTellRequest, readWhoAnswer, tellSubject, whoSubject,
   type TellAnswer, type WhoAnswer,
 } from './cross-world-messages.js';
 import type { Portal } from './portal.js';
@@ -54,6 +59,10 @@ export class CrossWorld {
   /** This server's id among its world's servers (one subject token). */
   readonly portalId: string;
   private readonly heartbeatMs: number;
+  /** Null: shouts stay in their world. */
+  private readonly shoutEveryMs: number | null;
+  /** When each player (character id) last shouted beyond the rooms nearby. */
+  private readonly lastShout = new Map<string, number>();
   private readonly roster: WorldRoster;
   private unsubscribe: (() => void)[] = [];
   private heartbeat: NodeJS.Timeout | null = null;
@@ -65,6 +74,7 @@ export class CrossWorld {
     this.timeoutMs = opts.timeoutMs ?? 500;
     this.heartbeatMs = opts.heartbeatMs ?? 2000;
     this.shared = opts.shared === true;
+    this.shoutEveryMs = opts.shoutEveryMs === undefined ? 10_000 : opts.shoutEveryMs;
     this.portalId = `p${randomBytes(6).toString('hex')}`;
     this.roster = new WorldRoster({ world: this.world, portal: this.portalId }, this.heartbeatMs * 30);
   }
@@ -84,6 +94,7 @@ export class CrossWorld {
     }
     this.unsubscribe.push(
       this.bus.subscribe(PRESENCE_SUBJECT, (body) => this.onPresence(body)),
+      this.bus.subscribe(SHOUT_SUBJECT, (body) => this.onShout(body)),
       this.bus.serve(whoSubject(this.world), () => this.whoAnswer()),
       this.bus.serve(portalWhoSubject(this.world, this.portalId), () => this.whoAnswer()),
       this.bus.serve(portalTellSubject(this.world, this.portalId), (body) => this.deliverTell(body)),
@@ -135,6 +146,34 @@ export class CrossWorld {
     if (!session.link) return { delivered: false, name: session.character.name, reason: 'link-dead' } satisfies TellAnswer;
     session.link.sendSystem(`${t.from} (in ${t.fromTitle}) tells you: "${t.text}"`);
     return { delivered: true, name: session.character.name } satisfies TellAnswer;
+  }
+
+  private onShout(body: BusBody): void {
+    const shout = readShout(body);
+    if (!shout) return this.deps.log.warn({ body: JSON.stringify(body).slice(0, 200) }, 'a shout of the wrong shape on the bus was dropped');
+    const here = shout.fromWorld === this.world;
+    const heard = here ? new Set(shout.heard) : null;
+    const text = here ? `Someone shouts far away, "${shout.text}"` : `${shout.from} shouts from another world (${shout.fromTitle}), "${shout.text}"`;
+    for (const s of this.deps.portal.sessions) if (s.link && !heard?.has(s.character.id)) s.link.sendSystem(text);
+  }
+
+  /**
+   * A player's shout, which the engine has carried to the rooms next door (`heard`: the characters who heard it
+   * there, the shouter included), carried on to everyone else on the bus. Returns a note for the shouter when it
+   * went no further, or null.
+   */
+  shout(player: { id: string; name: string }, text: string, heard: string[], now = Date.now()): string | null {
+    if (this.shoutEveryMs === null || this.closed) return null;
+    if (!this.bus.up) return '(Only the rooms nearby heard you: cross-world talk is unavailable right now, so nobody further off did.)';
+    const last = this.lastShout.get(player.id);
+    if (last !== undefined && now - last < this.shoutEveryMs) {
+      const wait = Math.ceil((this.shoutEveryMs - (now - last)) / 1000);
+      return `(Only the rooms nearby heard you: a shout carries further once every ${Math.round(this.shoutEveryMs / 1000)} s; ${wait} s to go.)`;
+    }
+    this.lastShout.set(player.id, now);
+    if (this.lastShout.size > 10_000) for (const [id, t] of this.lastShout) if (now - t >= this.shoutEveryMs) this.lastShout.delete(id);
+    this.bus.publish(SHOUT_SUBJECT, { from: player.name, fromWorld: this.world, fromTitle: this.deps.title(), text, heard });
+    return null;
   }
 
   /** Every other server's answer (or why none), in parallel, each within the timeout. */

@@ -138,6 +138,8 @@ export interface CrossWorldOptions {
   heartbeatMs?: number;
   /** A portal of a cluster's world (--remote): the world's other portals share its name on the bus. */
   shared?: boolean;
+  /** A player's shout carries beyond the rooms next door (to every player of every world) at most this often (default 10 s; 0: every shout; null: never). */
+  shoutEveryMs?: number | null;
 }
 
 export const DEFAULT_LIMITS: LimitOptions = {

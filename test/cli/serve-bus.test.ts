@@ -29,6 +29,12 @@ describe('lightmud serve --bus', () => {
     const world = run(['--world-id', 'east']);
     expect(world.status).toBe(2);
     expect(world.stderr).toContain('--world-id goes with --db postgres://... or --bus nats://...');
+    const shout = run(['--shout-every', '5']);
+    expect(shout.status).toBe(2);
+    expect(shout.stderr).toContain('--shout-every goes with --bus nats://...');
+    const negative = run(['--bus', 'nats://127.0.0.1:1', '--world-id', 'east', '--shout-every', '-1']);
+    expect(negative.status).toBe(2);
+    expect(negative.stderr).toContain('--shout-every is 0 or more seconds, or off, got -1');
   });
 
   it('does not start when the NATS server cannot be reached', async () => {

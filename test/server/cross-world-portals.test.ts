@@ -12,6 +12,7 @@ import type { Portal } from '../../server/net/portal.js';
 
 /** A portal's players as CrossWorld reads them: who() and sessions with a link that records what it is sent. */
 function portalOf(names: string[]) {
+  // Character ids are the names here.
   const told: string[] = [];
   const sessions = new Set(names.map((name) => ({ character: { id: name, name }, account: null, role: 'player', link: { transport: 'websocket', sendSystem: (t: string) => told.push(`${name}: ${t}`) } })));
   const portal = {
@@ -63,6 +64,24 @@ describe('cross-world who and tell with a world on several portals', () => {
     expect(harbour.told).toEqual(['carter: kitty (in The Castle) tells you: "hello"']);
     // A character of this world is the engine's business (null), whichever portal the player is on.
     expect(await castle1.cw.tell('kitty', 'orc hi', ['kitty', 'orc', 'ghost'])).toBeNull();
+  });
+
+  it('a shout reaches the players of every portal and world who did not hear it in the world, and a bad one is dropped', async () => {
+    const castle1 = await join('castle', 'The Castle', ['kitty'], true);
+    const castle2 = await join('castle', 'The Castle', ['orc', 'ghost'], true);
+    const harbour = await join('harbour', 'The Harbour', ['carter'], false);
+    // The engine carried it to the kitty (the shouter) and the orc next door: the ghost, far off, and the carter, in another world, are told now.
+    expect(castle1.cw.shout({ id: 'kitty', name: 'kitty' }, 'Fire!', ['kitty', 'orc'])).toBeNull();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(castle1.told).toEqual([]);
+    expect(castle2.told).toEqual(['ghost: Someone shouts far away, "Fire!"']);
+    expect(harbour.told).toEqual(['carter: kitty shouts from another world (The Castle), "Fire!"']);
+    // Too soon after the last: heard nearby only, and the shouter is told why.
+    expect(castle1.cw.shout({ id: 'kitty', name: 'kitty' }, 'Again!', ['kitty'])).toMatch(/^\(Only the rooms nearby heard you: a shout carries further once every 10 s; 10 s to go\.\)$/);
+    bus.publish('lightmud.shout', { from: 'x', fromWorld: 'no such world!', text: 'spoof', heard: [] });
+    bus.publish('lightmud.shout', { from: 'x', fromWorld: 'harbour', text: 'x'.repeat(5000), heard: 'all' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect([...castle2.told, ...harbour.told].filter((t) => /Again|spoof|xxx/.test(t))).toEqual([]);
   });
 
   it('a silent portal of a world is named; the world is listed with the portals that answered', async () => {

@@ -62,7 +62,7 @@ describe.skipIf(skip)('several worlds on one NATS bus', () => {
     writeFileSync(farFile, JSON.stringify(FAR_WORLD));
     eastBus = await busFor();
     westBus = await busFor();
-    east = await startTestServer({ crossWorld: { bus: eastBus, world: 'east', ...FAST } });
+    east = await startTestServer({ crossWorld: { bus: eastBus, world: 'east', ...FAST, shoutEveryMs: 60_000 } });
     west = await startTestServer({ world: farFile, crossWorld: { bus: westBus, world: 'west', ...FAST } });
     kitty = await WsClient.open(east.wsUrl);
     await kitty.guest('kitty');
@@ -115,6 +115,36 @@ describe.skipIf(skip)('several worlds on one NATS bus', () => {
     // NAME@WORLD says which world.
     expect(await say(kitty, 'tell brom@west: once more')).toBe('You tell Brom (in Far world): "once more"');
     await brom.waitFor('kitty (in Little world) tells you: "once more"');
+  });
+
+  it('a shout is heard next door by the engine, and beyond it by every other player of every world, once', async () => {
+    const ghost = await WsClient.open(east.wsUrl); // in the shed, next door to the garden
+    await ghost.guest('ghost');
+    const carter = await WsClient.open(east.wsUrl); // on the road, beyond the shed
+    await carter.guest('carter');
+    try {
+      expect(await say(kitty, 'shout "Is anyone out there?"')).toBe('You shout, "Is anyone out there?"');
+      await brom.waitFor('kitty shouts from another world (Little world), "Is anyone out there?"');
+      const far = await carter.seen((f) => f.type === 'observation' && f.text.includes('Is anyone out there?'));
+      expect(far).toMatchObject({ kind: 'system', text: 'Someone shouts far away, "Is anyone out there?"' });
+      const near = await ghost.seen((f) => f.type === 'observation' && f.text.includes('Is anyone out there?'));
+      expect(near).toMatchObject({ kind: 'event', text: 'Someone shouts from south, "Is anyone out there?"' });
+      // Within the limit (once a minute here), the next shout is heard next door only, and the shouter is told.
+      const again = await say(kitty, 'yell Hello?');
+      expect(again).toMatch(/^You shout, "Hello\?"\n\(Only the rooms nearby heard you: a shout carries further once every 60 s; \d+ s to go\.\)$/);
+      await ghost.seen((f) => f.type === 'observation' && f.text.includes('"Hello?"'));
+      // A tell round trip through the bus after both shouts: anything the shouts sent has arrived by then.
+      expect(await say(kitty, 'tell brom done')).toMatch(/^You tell Brom/);
+      await brom.waitFor('tells you: "done"');
+      const heardBy = (c: WsClient, text: string) => c.frames.filter((f) => f.type === 'observation' && f.text.includes(text)).length;
+      expect(heardBy(ghost, 'Is anyone out there?')).toBe(1); // the engine's, not the bus's as well
+      expect(heardBy(kitty, 'Is anyone out there?')).toBe(1); // the reply only
+      expect(heardBy(carter, 'Hello?')).toBe(0);
+      expect(brom.text).not.toContain('Hello?');
+    } finally {
+      await ghost.close();
+      await carter.close();
+    }
   });
 
   it('says so when nobody of that name is anywhere', async () => {

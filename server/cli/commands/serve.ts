@@ -67,6 +67,9 @@ export const serveCommand: Command = {
     '                      share a NATS server with other lightmud servers, each serving its own world: who lists the',
     '                      players of every world, tell reaches a player in another world. Nothing durable crosses it;',
     '                      while it is down each world plays on alone. The server does not start if it cannot reach it',
+    '  --shout-every S     with --bus: a player\'s shout, heard next door by the engine, carries on to every player of',
+    '                      every world on the bus at most once every S seconds a player (default 10; 0: every shout;',
+    '                      off: shouts stay in their world)',
     '  --bus-timeout MS    how long who and tell wait for another world (default 500); with --remote, how long a',
     '                      request waits for the shard before it is sent again, once (default 3000)',
     '  --remote            a portal of a cluster: the world\'s game runs in its shard (lightmud shard --world-id NAME),',
@@ -111,7 +114,7 @@ export const serveCommand: Command = {
   ].join('\n'),
   async run(args) {
     const { opts: o } = parseOptions(args, {
-      world: 'string', db: 'string', 'local-db': 'string', remote: 'boolean', models: 'boolean', 'on-demand': 'boolean', 'world-id': 'string', bus: 'string', 'bus-timeout': 'string', 'http-port': 'string', 'telnet-port': 'string', host: 'string', admin: 'string', fresh: 'boolean', 'trust-proxy': 'string',
+      world: 'string', db: 'string', 'local-db': 'string', remote: 'boolean', models: 'boolean', 'on-demand': 'boolean', 'world-id': 'string', bus: 'string', 'bus-timeout': 'string', 'shout-every': 'string', 'http-port': 'string', 'telnet-port': 'string', host: 'string', admin: 'string', fresh: 'boolean', 'trust-proxy': 'string',
       sync: 'string', 'snapshot-every': 'string', 'max-connections': 'string', 'max-per-ip': 'string', rate: 'string', burst: 'string',
       'max-frame': 'string', 'max-line': 'string', 'login-timeout': 'string', 'idle-timeout': 'string', linkdead: 'string', 'log-level': 'string', 'log-format': 'string',
       ...Object.fromEntries(ABUSE_LIMITS.map(([flag]) => [flag, 'string' as const])),
@@ -133,6 +136,10 @@ export const serveCommand: Command = {
     if (!pg && o['local-db'] !== undefined) throw new UsageError('--local-db goes with --db postgres://...');
     if (!pg && o.bus === undefined && o['world-id'] !== undefined) throw new UsageError('--world-id goes with --db postgres://... or --bus nats://...');
     if (o.bus === undefined && o['bus-timeout'] !== undefined) throw new UsageError('--bus-timeout goes with --bus nats://...');
+    if (o.bus === undefined && o['shout-every'] !== undefined) throw new UsageError('--shout-every goes with --bus nats://...');
+    const shoutEvery = o['shout-every'];
+    const shoutEveryMs = shoutEvery === undefined ? undefined : shoutEvery === 'off' ? null : seconds(shoutEvery, 'shout-every', 10_000);
+    if (shoutEveryMs != null && shoutEveryMs < 0) throw new UsageError(`--shout-every is 0 or more seconds, or off, got ${shoutEvery}`);
     let busUrl: string | null = null;
     if (o.bus !== undefined) {
       try {
@@ -194,8 +201,8 @@ export const serveCommand: Command = {
       // others at most as long as a world's server would (500 ms), or the --bus-timeout if shorter.
       if (remote) {
         options.remote = { bus, world: worldId, timeoutMs: busTimeoutMs, models: o.models === true, openOnDemand: o['on-demand'] === true };
-        options.crossWorld = { bus, world: worldId, timeoutMs: Math.min(500, busTimeoutMs), shared: true };
-      } else options.crossWorld = { bus, world: worldId, timeoutMs: busTimeoutMs };
+        options.crossWorld = { bus, world: worldId, timeoutMs: Math.min(500, busTimeoutMs), shared: true, shoutEveryMs };
+      } else options.crossWorld = { bus, world: worldId, timeoutMs: busTimeoutMs, shoutEveryMs };
     }
     let server;
     try {
