@@ -6,7 +6,9 @@
  * one command with synchronous=FULL and NORMAL, measured on the game host directly.
  *
  * Sizes: 500 clients (100 of them telnet) for 15 s; --quick: 100 clients for 5 s. Override with
- * LOAD_CLIENTS, LOAD_TELNET, LOAD_SECONDS, LOAD_RATE (commands per second per client), LOAD_SYNC (full|normal).
+ * LOAD_CLIENTS, LOAD_TELNET, LOAD_SECONDS, LOAD_RATE (commands per second per client), LOAD_SYNC (full|normal),
+ * LOAD_WARMUP (seconds of the same load before the measured ones, default 3: reported apart as warmup_p99_ms),
+ * LOAD_SERVER_ARGS (more flags for the server).
  * Diagnostics: LOAD_NODE_ARGS (node options for the server), LOAD_SERVER_STDERR=FILE, LOAD_TRACE=FILE
  * (every command's send time and latency), LOAD_LOCKSTEP=1 (a stress variant: every websocket bot starts
  * at the top of its command list, so all of them send the same kind of command in the same second: at
@@ -15,6 +17,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -61,7 +64,9 @@ export interface Child {
 
 /** `lightmud serve` on a SQLite file or PostgreSQL (`extra`: `--world-id`, `--local-db`), as serveWith. */
 export function serve(db: string, world: string, sync: string, extra: string[] = []): Promise<Child> {
-  return serveWith(['--db', db, '--world', world, '--sync', sync, ...extra]);
+  // LOAD_SERVER_ARGS: more flags for the server, e.g. "--snapshot-every 100000".
+  const more = (process.env.LOAD_SERVER_ARGS ?? '').split(' ').filter(Boolean);
+  return serveWith(['--db', db, '--world', world, '--sync', sync, ...extra, ...more]);
 }
 
 /** `lightmud serve ARGS` on 127.0.0.1, free ports, the per-address limits off; resolves once it listens. */
@@ -203,6 +208,38 @@ function telnetBot(port: number, character: string): Bot {
 }
 
 /** Cost of one committed command on the game host, without the network. */
+/**
+ * The disk's own fsync latency while the load runs: a 4 KB write and fsync every 20 ms on a file of its own,
+ * off this process's event loop (the thread pool). With --sync full every acknowledgement waits for an fsync,
+ * so a stall of the disk's is a stall of every command committed in it.
+ */
+function diskProbe(file: string): { stop(): Promise<{ fsyncs: number; p50_ms: number; max_ms: number; over_50ms: number }> } {
+  const lat: number[] = [];
+  let running = true;
+  const done = (async () => {
+    const fh = await open(file, 'w');
+    const buf = Buffer.alloc(4096, 1);
+    try {
+      while (running) {
+        await fh.write(buf);
+        const t0 = performance.now();
+        await fh.sync();
+        lat.push(performance.now() - t0);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      await fh.close();
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await done;
+      return { fsyncs: lat.length, p50_ms: percentile(lat, 50), max_ms: Math.max(0, ...lat), over_50ms: lat.filter((x) => x > 50).length };
+    },
+  };
+}
+
 function commitCost(ctx: BenchContext, world: string, dir: string): void {
   for (const sync of ['full', 'normal'] as const) {
     const host = GameHost.open({ db: join(dir, `commit-${sync}.db`), world, sync, fresh: true });
@@ -259,19 +296,18 @@ export default async function load(ctx: BenchContext): Promise<void> {
     let sent = 0;
     let refused = 0;
     const statsUrl = `http://127.0.0.1:${child.httpPort}/api/stats`;
-    await fetch(`${statsUrl}?reset`);
-    const cpu0 = cpuSeconds(child.proc.pid!);
-    const clientCpu0 = process.cpuUsage();
-    const t0 = performance.now();
+    // LOAD_WARMUP seconds of the same load first (default 3, --quick 1), not measured: the 2,000 logins' garbage, cold
+    // code paths and caches. What it saw is reported apart (warmup_p99_ms), the rest is measured from a fresh start.
+    const warmupS = Number(env.LOAD_WARMUP ?? (ctx.quick ? 1 : 3));
+    const warmup: number[] = [];
+    let measuring = false;
     const timers: NodeJS.Timeout[] = [];
     // LOAD_TRACE: a file with one line per acknowledged command: when it was sent (ms since the epoch), its latency (ms), w|t.
     const trace: string[] | null = env.LOAD_TRACE ? [] : null;
-    // The clients' own event-loop delay: a late loop here delays the acknowledgements it measures.
-    const clientLoop = monitorEventLoopDelay({ resolution: 10 });
-    clientLoop.enable();
     const interval = 1000 / rate;
     for (const bot of bots) {
       const tick = () => {
+        if (!measuring) return bot.fire((ms) => warmup.push(ms), () => {});
         sent++;
         const sentAt = Date.now();
         bot.fire((ms) => {
@@ -284,6 +320,17 @@ export default async function load(ctx: BenchContext): Promise<void> {
         timers.push(setInterval(tick, interval));
       }, Math.random() * interval));
     }
+    await new Promise((r) => setTimeout(r, warmupS * 1000));
+    // Answers to the warm-up's last commands may still come: they go to `warmup`, as they were sent then.
+    await fetch(`${statsUrl}?reset`);
+    const cpu0 = cpuSeconds(child.proc.pid!);
+    const clientCpu0 = process.cpuUsage();
+    // The clients' own event-loop delay: a late loop here delays the acknowledgements it measures.
+    const clientLoop = monitorEventLoopDelay({ resolution: 10 });
+    clientLoop.enable();
+    const disk = diskProbe(join(dir, 'fsync-probe'));
+    const t0 = performance.now();
+    measuring = true;
     await new Promise((r) => setTimeout(r, seconds * 1000));
     for (const x of timers) clearTimeout(x);
     // Let the last commands be acknowledged (bounded).
@@ -291,6 +338,7 @@ export default async function load(ctx: BenchContext): Promise<void> {
     const settle = performance.now();
     while (latencies.websocket.length + latencies.telnet.length + refused < sent && performance.now() - settle < 5000) await new Promise((r) => setTimeout(r, 50));
     const cpu = cpuSeconds(child.proc.pid!) - cpu0;
+    const fsync = await disk.stop();
     const clientCpu = process.cpuUsage(clientCpu0);
     const after = (await (await fetch(statsUrl)).json()) as { commands: { count: number; p50_ms: number; p99_ms: number }; eventLoop: { p99_ms: number; max_ms: number } };
     const all = [...latencies.websocket, ...latencies.telnet];
@@ -308,6 +356,9 @@ export default async function load(ctx: BenchContext): Promise<void> {
       client_cpu_pct: ((clientCpu.user + clientCpu.system) / 1e6 / (wallMs / 1000)) * 100,
       client_loop_p99_ms: clientLoop.percentile(99) / 1e6, client_loop_max_ms: clientLoop.max / 1e6,
       load_avg: Number(loadavg()[0]!.toFixed(2)), cpu_pressure_pct: cpuPressure(),
+      // The disk's fsync latency meanwhile (diskProbe): its stalls are the commands' with --sync full.
+      disk_fsync_p50_ms: fsync.p50_ms, disk_fsync_max_ms: fsync.max_ms, disk_fsync_over_50ms: fsync.over_50ms,
+      warmup_s: warmupS, warmup_commands: warmup.length, ...(warmup.length ? { warmup_p99_ms: percentile(warmup, 99) } : {}),
     });
   } finally {
     clearTimeout(deadline);

@@ -5,6 +5,7 @@
  * Synchronous and transport-free; it runs inside the host worker (server/host/worker.ts), and tests
  * can use it directly.
  */
+import { WalCheckpointer } from '../store/wal-checkpointer.js';
 import { resolve as resolvePath } from 'node:path';
 import { World, execute, look, validActions, type GameEvent, type NodeId, type ObjectNode } from '../engine/index.js';
 import { DEFAULT_WORLD, loadWorld } from '../world-io/load-world.js';
@@ -172,7 +173,8 @@ export class GameHost {
       db.close();
       throw err;
     }
-    return new SqliteStore(db);
+    const checkpointer = config.checkpointThread && !db.memory ? new WalCheckpointer(db, { sync: config.sync ?? 'full' }) : null;
+    return new SqliteStore(db, checkpointer);
   }
 
   private static restore(store: GameStore, config: HostConfig): Maybe<GameHost> {

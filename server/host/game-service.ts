@@ -49,7 +49,8 @@ export function serveGame(channel: GameChannel, standby: Omit<StandbyOptions, 'o
             for (const id of req.watch) h.watched.add(id);
             return { ...h.info, thread: threadId };
           };
-          if (!req.config.pg) return opened(GameHost.open(req.config));
+          // The game's thread leaves the SQLite file's WAL checkpoints to a thread of their own (wal-checkpointer.ts).
+          if (!req.config.pg) return opened(GameHost.open({ checkpointThread: true, ...req.config }));
           const world = req.config.pg.world;
           return GameHost.openAsync(req.config, {
             ...standby,

@@ -16,6 +16,8 @@ export interface HostConfig {
   /** Discard the saved world state and start from the world file (accounts are kept). */
   fresh?: boolean;
   seed?: number;
+  /** SQLite: checkpoint the write-ahead log on a thread of its own, not on the committing one (server/store/wal-checkpointer.ts). */
+  checkpointThread?: boolean;
   sync?: SyncMode;
   /** Commands between whole-world snapshots (the log holds every command in between). */
   snapshotEvery?: number;

@@ -24,7 +24,9 @@ export class WorkerLink implements GameLink {
     this.worker = new Worker(BOOT);
     let lastError: Error | null = null;
     this.loaded = new Promise((resolve, reject) => {
-      this.worker.on('message', (m: WorkerMessage) => {
+      this.worker.on('message', (raw: WorkerMessage | string) => {
+        // worker.ts sends all but its log lines as JSON text.
+        const m: WorkerMessage = typeof raw === 'string' ? (JSON.parse(raw) as WorkerMessage) : raw;
         if (m.type === 'loaded') return resolve();
         if (m.type === 'log') return onLog(m);
         if (m.type === 'states') return onStates(m.states);

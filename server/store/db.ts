@@ -36,7 +36,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
   seq    INTEGER NOT NULL,         -- last event included in this state
   time   INTEGER NOT NULL,         -- ms since the epoch
   reason TEXT NOT NULL,            -- seed, periodic, shutdown, reload, admin
-  state  TEXT NOT NULL             -- WorldState JSON
+  state  TEXT NOT NULL             -- WorldState JSON: text, or (since 2026-11-26) a BLOB of it deflated (zlib)
 );
 -- Every executed command, in order. Never updated or deleted.
 CREATE TABLE IF NOT EXISTS events (

@@ -16,6 +16,7 @@
  * Accounts, tokens, agent keys, agent memory and crowd tasks are not behind this interface yet:
  * they stay in the SQLite file either way.
  */
+import type { WalCheckpointer } from './wal-checkpointer.js';
 import type { WorldState } from '../engine/index.js';
 import { getMeta, isPostgresUrl, isStorageError, setMeta, type Db } from './db.js';
 import { WorldStore, type LoggedCommand, type NewEvent, type Snapshot } from './world-store.js';
@@ -54,7 +55,7 @@ export class SqliteStore implements GameStore {
   readonly sync = true;
   readonly log: WorldStore;
 
-  constructor(readonly db: Db) {
+  constructor(readonly db: Db, private readonly checkpointer: WalCheckpointer | null = null) {
     this.log = new WorldStore(db);
   }
 
@@ -103,6 +104,7 @@ export class SqliteStore implements GameStore {
   }
 
   close(): void {
+    this.checkpointer?.close();
     if (this.db.open) this.db.close();
   }
 }

@@ -4,6 +4,7 @@
  * engine. The commands that arrive together are committed in one transaction (their log rows); a
  * snapshot, when one is due, is written in its own transaction after them.
  */
+import { deflateSync, inflateSync } from 'node:zlib';
 import type { GameEvent, WorldState } from '../engine/index.js';
 import type { Db } from './db.js';
 
@@ -67,9 +68,13 @@ export class WorldStore {
     return Number(r.lastInsertRowid);
   }
 
-  /** Write a snapshot: the state, or its JSON text (World.serialize()). */
+  /**
+   * Write a snapshot: the state, or its JSON text (World.serialize()), deflated. A 2,000-character world's
+   * 886 KB of JSON is 50 KB deflated at level 1 (1.8 ms): with --sync full, the commit of a snapshot that size
+   * held the game thread 50-150 ms on a busy disk, and every command waiting behind it.
+   */
   snapshot(seq: number, state: WorldState | string, reason: string): void {
-    this.insertSnapshot.run(seq, Date.now(), reason, typeof state === 'string' ? state : JSON.stringify(state));
+    this.insertSnapshot.run(seq, Date.now(), reason, deflateSync(typeof state === 'string' ? state : JSON.stringify(state), { level: 1 }));
     this.pruneSnapshots.run(KEEP_SNAPSHOTS);
   }
 
@@ -79,10 +84,12 @@ export class WorldStore {
 
   latestSnapshot(): Snapshot | null {
     const row = this.db.prepare('SELECT id, seq, time, reason, state FROM snapshots ORDER BY id DESC LIMIT 1').get() as
-      | { id: number; seq: number; time: number; reason: string; state: string }
+      | { id: number; seq: number; time: number; reason: string; state: string | Buffer }
       | undefined;
     if (!row) return null;
-    return { id: row.id, seq: row.seq, time: row.time, reason: row.reason, state: JSON.parse(row.state) as WorldState };
+    // Snapshots written before they were deflated are JSON text.
+    const json = typeof row.state === 'string' ? row.state : inflateSync(row.state).toString('utf8');
+    return { id: row.id, seq: row.seq, time: row.time, reason: row.reason, state: JSON.parse(json) as WorldState };
   }
 
   /** Commands logged after `seq`, oldest first. */
