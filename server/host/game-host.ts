@@ -5,11 +5,11 @@
  * Synchronous and transport-free; it runs inside the host worker (server/host/worker.ts), and tests
  * can use it directly.
  */
-import { WalCheckpointer } from '../store/wal-checkpointer.js';
 import { resolve as resolvePath } from 'node:path';
 import { World, execute, look, validActions, type GameEvent, type NodeId, type ObjectNode } from '../engine/index.js';
 import { DEFAULT_WORLD, loadWorld } from '../world-io/load-world.js';
 import { describeStorageFault, openDb, type Db } from '../store/db.js';
+import { WalCheckpointer } from '../store/wal-checkpointer.js';
 import type { NewEvent } from '../store/world-store.js';
 import { SqliteStore, type GameStore, type WorldWrite } from '../store/store.js';
 import type { CharacterState, EventSummary, ObjectView } from '../net/protocol.js';

@@ -16,10 +16,10 @@
  * Accounts, tokens, agent keys, agent memory and crowd tasks are not behind this interface yet:
  * they stay in the SQLite file either way.
  */
-import type { WalCheckpointer } from './wal-checkpointer.js';
 import type { WorldState } from '../engine/index.js';
 import { getMeta, isPostgresUrl, isStorageError, setMeta, type Db } from './db.js';
 import { WorldStore, type LoggedCommand, type NewEvent, type Snapshot } from './world-store.js';
+import type { WalCheckpointer } from './wal-checkpointer.js';
 
 /** One all-or-nothing write: events (numbered in order), then a snapshot at the last event (or the last seq), then notes. */
 export interface WorldWrite {

@@ -9,10 +9,9 @@ db.pragma('busy_timeout = 1000');
 db.pragma(`synchronous = ${sync === 'normal' ? 'NORMAL' : 'FULL'}`);
 
 const timer = setInterval(() => {
-  const t0 = performance.now();
   try {
     const [r] = db.pragma('wal_checkpoint(PASSIVE)');
-    if (r.log > 0) parentPort.postMessage({ type: 'checkpoint', frames: r.log, copied: r.checkpointed, busy: r.busy === 1, ms: performance.now() - t0 });
+    if (r.log > 0) parentPort.postMessage({ type: 'checkpoint' });
   } catch (err) {
     parentPort.postMessage({ type: 'error', message: err instanceof Error ? err.message : String(err) });
   }
